@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "gestured",
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gesturectl", targets: ["gesturectl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        .target(name: "GestureCore", swiftSettings: strict),
+        .target(
+            name: "GestureConfig",
+            dependencies: ["GestureCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict),
+        .target(
+            name: "LinuxInput",
+            dependencies: ["GestureCore", "CLibevdev", "CLibudev", "CMtdev"],
+            swiftSettings: strict),
+        .target(
+            name: "GestureDaemon",
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "gestured",
+            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "gesturectl",
+            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
+        .testTarget(
+            name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureDaemon"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
+    ]
+)

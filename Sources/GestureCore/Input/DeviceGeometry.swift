@@ -1,0 +1,77 @@
+/// Screen rotation applied after calibration, clockwise in degrees.
+public enum Rotation: Int, Sendable, CaseIterable {
+    case none = 0, cw90 = 90, cw180 = 180, cw270 = 270
+}
+
+/// Maps raw device coordinates to millimetres and to the normalised 0…1 space.
+///
+/// Order, as libinput does it: raw → normalised over the axis range → the udev
+/// `LIBINPUT_CALIBRATION_MATRIX` (a 2×3 affine matrix in normalised space) →
+/// the configured rotation → millimetres over the active area's size.
+public struct DeviceGeometry: Hashable, Sendable {
+    public var x: AxisInfo
+    public var y: AxisInfo
+    /// Width and height of the active area before rotation, in mm.
+    public var sizeMM: Point
+    /// Row-major a b c / d e f; identity when the device has none.
+    public var calibration: [Double]
+    public var rotation: Rotation
+    /// Where the size came from: the device's resolution, config, or the fallback.
+    public var sizeSource: SizeSource
+
+    public enum SizeSource: String, Sendable { case resolution, config, fallback }
+
+    public static let identity: [Double] = [1, 0, 0, 0, 1, 0]
+    /// Pixel pitch assumed when neither the device nor config gives a size:
+    /// a typical phone/tablet panel, about 0.1 mm per unit (10 units/mm),
+    /// so distances are right within a factor of two for most panels.
+    public static let fallbackUnitsPerMM: Double = 10
+
+    public init(x: AxisInfo, y: AxisInfo, sizeMM: Point? = nil,
+                calibration: [Double] = DeviceGeometry.identity, rotation: Rotation = .none) {
+        self.x = x; self.y = y
+        self.calibration = calibration.count == 6 ? calibration : DeviceGeometry.identity
+        self.rotation = rotation
+        if let sizeMM {
+            self.sizeMM = sizeMM; sizeSource = .config
+        } else if x.resolution > 0 && y.resolution > 0 {
+            self.sizeMM = Point(x: Double(x.span) / Double(x.resolution), y: Double(y.span) / Double(y.resolution))
+            sizeSource = .resolution
+        } else {
+            self.sizeMM = Point(x: Double(x.span) / DeviceGeometry.fallbackUnitsPerMM,
+                                y: Double(y.span) / DeviceGeometry.fallbackUnitsPerMM)
+            sizeSource = .fallback
+        }
+    }
+
+    /// Size of the active area after rotation, in mm.
+    public var orientedSizeMM: Point {
+        switch rotation {
+        case .none, .cw180: return sizeMM
+        case .cw90, .cw270: return Point(x: sizeMM.y, y: sizeMM.x)
+        }
+    }
+
+    /// Normalised position (0…1 over the active area, after calibration and rotation).
+    @inline(__always)
+    public func normalised(rawX: Int32, rawY: Int32) -> Point {
+        let nx = x.span > 0 ? Double(rawX - x.minimum) / Double(x.span) : 0
+        let ny = y.span > 0 ? Double(rawY - y.minimum) / Double(y.span) : 0
+        let c = calibration
+        let cx = c[0] * nx + c[1] * ny + c[2]
+        let cy = c[3] * nx + c[4] * ny + c[5]
+        switch rotation {
+        case .none: return Point(x: cx, y: cy)
+        case .cw90: return Point(x: 1 - cy, y: cx)
+        case .cw180: return Point(x: 1 - cx, y: 1 - cy)
+        case .cw270: return Point(x: cy, y: 1 - cx)
+        }
+    }
+
+    /// Millimetres from the top-left of the (rotated) active area.
+    @inline(__always)
+    public func millimetres(normalised n: Point) -> Point {
+        let s = orientedSizeMM
+        return Point(x: n.x * s.x, y: n.y * s.y)
+    }
+}

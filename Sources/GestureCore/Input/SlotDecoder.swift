@@ -1,0 +1,239 @@
+/// Turns the evdev events of one multitouch device (type B slots, or a single-touch
+/// device with BTN_TOUCH) into `TouchFrame`s: one per SYN_REPORT that changed
+/// anything. Pure: no I/O, no clock. The live reader and replay feed the same code.
+///
+/// Rules (DESIGN.md, "Touch lifecycle rules"):
+/// - full per-slot state; frames carry only changes;
+/// - tracking ID -1 ends the touch; a new ID in a slot that still holds another one
+///   ends the old touch and begins a new one, even inside one frame;
+/// - axis updates to a slot without a live ID begin nothing;
+/// - touches that vanish during a resync after SYN_DROPPED are cancelled, not ended;
+/// - touches already down when the device was opened are ignored until lifted;
+/// - MT_TOOL_PALM cancels the touch.
+public struct SlotDecoder {
+    struct Slot {
+        var trackingID: Int32 = -1
+        var rawX: Int32 = 0
+        var rawY: Int32 = 0
+        var touchID = TouchID(raw: 0)
+        var startTime = EventTime.zero
+        var startPosition = Point.zero
+        /// The touch began in the pending frame.
+        var began = false
+        /// Position changed in the pending frame.
+        var moved = false
+        /// A touch whose events are ignored until its tracking ID changes
+        /// (down before we opened the device, or a palm).
+        var ignored = false
+        var live: Bool { trackingID >= 0 && !ignored }
+    }
+
+    public let geometry: DeviceGeometry
+    public let deviceName: String
+    private var slots: [Slot]
+    private var currentSlot = 0
+    private var nextSerial: UInt64
+    /// Touches that ended or were cancelled since the last frame, in order.
+    private var finished: [Touch] = []
+    private var frame: TouchFrame
+    private var dirty = false
+    /// Between SYN_DROPPED and the SYN_REPORT that closes the resync.
+    private var resyncing = false
+    /// After a raw SYN_DROPPED with no resync source: drop events until SYN_REPORT.
+    private var discarding = false
+    /// A device without multitouch axes: one touch, its lifecycle from BTN_TOUCH,
+    /// its position from ABS_X/ABS_Y. (Type A devices reach this decoder through
+    /// libmtdev, already turned into slots.)
+    private let singleTouch: Bool
+
+    /// - Parameters:
+    ///   - serial: distinguishes this decoder's touch ids from every other's.
+    ///   - initialTrackingIDs: tracking IDs per slot at open time; live ones are
+    ///     ignored until lifted.
+    public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
+                initialTrackingIDs: [Int32] = []) {
+        self.geometry = geometry
+        self.deviceName = device.name
+        singleTouch = !device.isMultitouch
+        let count = max(1, min(device.slotCount, 64))
+        slots = Array(repeating: Slot(), count: count)
+        for (i, id) in initialTrackingIDs.prefix(count).enumerated() where id >= 0 {
+            slots[i].trackingID = id
+            slots[i].ignored = true
+        }
+        nextSerial = UInt64(serial) << 40
+        frame = TouchFrame(time: .zero, device: device.name, touches: [], areaMM: geometry.orientedSizeMM)
+        frame.touches.reserveCapacity(count * 2)
+        finished.reserveCapacity(count)
+    }
+
+    /// Live touches right now (after the last completed frame).
+    public var liveTouchCount: Int { slots.reduce(0) { $0 + ($1.live ? 1 : 0) } }
+
+    /// Feeds one event. Returns true when it completed a frame; read it with
+    /// `withFrame` before the next call.
+    public mutating func feed(_ e: RawEvent) -> Bool {
+        if discarding {
+            if e.type == EV.SYN && e.code == SYN.REPORT {
+                discarding = false
+                cancelAll()
+                return finishFrame(time: e.time)
+            }
+            return false
+        }
+        switch e.type {
+        case EV.SYN:
+            switch e.code {
+            case SYN.REPORT:
+                let done = finishFrame(time: e.time)
+                resyncing = false
+                return done
+            case SYN.DROPPED:
+                // A raw stream (a recording) cannot be resynced: what was lost is lost,
+                // so every live touch is cancelled at the next report.
+                discarding = true
+                return false
+            default:
+                return false
+            }
+        case EV.ABS:
+            handleAbs(code: e.code, value: e.value, time: e.time)
+        case EV.KEY:
+            // Single-touch devices: BTN_TOUCH is the lifecycle.
+            if singleTouch && e.code == BTN.TOUCH {
+                setTrackingID(slot: 0, e.value != 0 ? Int32(truncatingIfNeeded: nextSerial & 0xffff) : -1, time: e.time)
+            }
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Called by a live reader when libevdev reports SYN_DROPPED and is about to
+    /// deliver the synthesized resync events; touches that end before the
+    /// closing SYN_REPORT are cancelled.
+    public mutating func beginResync() { resyncing = true }
+
+    /// Ends every live touch as cancelled, e.g. when the device goes away.
+    /// Returns true when that produced a frame.
+    public mutating func cancelAllTouches(at time: EventTime) -> Bool {
+        cancelAll()
+        return finishFrame(time: time)
+    }
+
+    /// Gives read access to the frame just completed.
+    public func withFrame<R>(_ body: (borrowing TouchFrame) throws -> R) rethrows -> R { try body(frame) }
+
+    public var lastFrame: TouchFrame { frame }
+
+    // MARK: - Event handling
+
+    private mutating func handleAbs(code: UInt16, value: Int32, time: EventTime) {
+        switch code {
+        case ABS.MT_SLOT:
+            currentSlot = Int(value)
+        case ABS.MT_TRACKING_ID:
+            guard !singleTouch,  slots.indices.contains(currentSlot) else { return }
+            setTrackingID(slot: currentSlot, value, time: time)
+        case ABS.MT_POSITION_X:
+            guard slots.indices.contains(currentSlot) else { return }
+            if slots[currentSlot].rawX != value { slots[currentSlot].rawX = value; markMoved(currentSlot) }
+        case ABS.MT_POSITION_Y:
+            guard slots.indices.contains(currentSlot) else { return }
+            if slots[currentSlot].rawY != value { slots[currentSlot].rawY = value; markMoved(currentSlot) }
+        case ABS.X where singleTouch:
+            if slots[0].rawX != value { slots[0].rawX = value; markMoved(0) }
+        case ABS.Y where singleTouch:
+            if slots[0].rawY != value { slots[0].rawY = value; markMoved(0) }
+        case ABS.MT_TOOL_TYPE:
+            guard slots.indices.contains(currentSlot), value == MTTool.palm else { return }
+            if slots[currentSlot].live {
+                finish(slot: currentSlot, as: .cancelled)
+            }
+            if slots[currentSlot].trackingID >= 0 { slots[currentSlot].ignored = true }
+        default:
+            break
+        }
+    }
+
+    private mutating func markMoved(_ i: Int) {
+        if slots[i].live { slots[i].moved = true; dirty = true }
+    }
+
+    private mutating func setTrackingID(slot i: Int, _ id: Int32, time: EventTime) {
+        let old = slots[i].trackingID
+        if id == old { return }
+        if old >= 0 {
+            if slots[i].live {
+                if slots[i].began {
+                    // Began and ended inside one frame: nothing anyone could see.
+                    dirty = true
+                } else {
+                    finish(slot: i, as: resyncing ? .cancelled : .ended)
+                }
+            }
+        }
+        slots[i].trackingID = id
+        slots[i].ignored = false
+        slots[i].began = false
+        slots[i].moved = false
+        if id >= 0 {
+            slots[i].began = true
+            slots[i].startTime = time
+            slots[i].touchID = TouchID(raw: nextSerial)
+            nextSerial &+= 1
+            dirty = true
+        }
+    }
+
+    private mutating func finish(slot i: Int, as phase: TouchPhase) {
+        let s = slots[i]
+        let n = geometry.normalised(rawX: s.rawX, rawY: s.rawY)
+        finished.append(Touch(id: s.touchID, slot: i, trackingID: s.trackingID, phase: phase,
+                              position: geometry.millimetres(normalised: n), normalised: n,
+                              startTime: s.startTime, startPosition: s.startPosition))
+        slots[i].ignored = true
+        slots[i].began = false
+        slots[i].moved = false
+        dirty = true
+    }
+
+    private mutating func cancelAll() {
+        for i in slots.indices where slots[i].live && !slots[i].began {
+            finish(slot: i, as: .cancelled)
+        }
+        for i in slots.indices {
+            slots[i].trackingID = -1
+            slots[i].ignored = false
+            slots[i].began = false
+            slots[i].moved = false
+        }
+    }
+
+    private mutating func finishFrame(time: EventTime) -> Bool {
+        guard dirty else { return false }
+        dirty = false
+        frame.time = time
+        frame.touches.removeAll(keepingCapacity: true)
+        for t in finished { frame.touches.append(t) }
+        finished.removeAll(keepingCapacity: true)
+        for i in slots.indices where slots[i].live {
+            let n = geometry.normalised(rawX: slots[i].rawX, rawY: slots[i].rawY)
+            let mm = geometry.millimetres(normalised: n)
+            let phase: TouchPhase
+            if slots[i].began {
+                phase = .began
+                slots[i].startPosition = mm
+                slots[i].startTime = time
+            } else {
+                phase = slots[i].moved ? .moved : .stationary
+            }
+            frame.touches.append(Touch(id: slots[i].touchID, slot: i, trackingID: slots[i].trackingID,
+                                       phase: phase, position: mm, normalised: n,
+                                       startTime: slots[i].startTime, startPosition: slots[i].startPosition))
+            slots[i].began = false
+            slots[i].moved = false
+        }
+        return !frame.touches.isEmpty
+    }
+}

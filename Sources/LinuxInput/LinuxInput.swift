@@ -1,0 +1,4 @@
+import GestureCore
+import CLibevdev
+import CLibudev
+import CMtdev
