@@ -1,0 +1,343 @@
+/// How one recognizer relates to the others, as declared in config.
+public struct Relations: Sendable, Equatable {
+    /// Indices (into the arena's members) that must fail before this one may begin
+    /// or be recognized.
+    public var requiresFailureOf: [Int] = []
+    /// Indices it may be recognized together with (symmetric: either side suffices).
+    public var simultaneousWith: [Int] = []
+    /// When false, this one beginning does not force others to fail.
+    public var canPrevent = true
+    /// When false, others beginning do not force this one to fail.
+    public var canBePrevented = true
+    public init(requiresFailureOf: [Int] = [], simultaneousWith: [Int] = [], canPrevent: Bool = true,
+                canBePrevented: Bool = true) {
+        self.requiresFailureOf = requiresFailureOf; self.simultaneousWith = simultaneousWith
+        self.canPrevent = canPrevent; self.canBePrevented = canBePrevented
+    }
+}
+
+/// Which touch sequences a recognizer takes part in.
+public struct RecognizerFilter: Sendable, Equatable {
+    /// Device names (substring match); empty means every device.
+    public var devices: [String] = []
+    /// Normalised region the sequence must start in; nil means anywhere.
+    public var region: Box?
+    public init(devices: [String] = [], region: Box? = nil) { self.devices = devices; self.region = region }
+
+    func accepts(device: String, start: Point) -> Bool {
+        if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
+        if let region, !region.contains(start) { return false }
+        return true
+    }
+}
+
+/// Owns the recognizers of one device, feeds them frames and time, and applies
+/// the rules of DESIGN.md "The arena": exclusion, require-to-fail, simultaneity,
+/// prevention. Pure: frames and times in, events out.
+public final class Arena {
+    public struct Member {
+        public let name: String
+        public let recognizer: any Recognizer
+        public let filter: RecognizerFilter
+        public var relations: Relations
+        var simultaneous: [Bool] = []
+        var requiredBy: [Int] = []
+        var status: Status = .idle
+        /// The touch sequence it is deciding about.
+        var sequence: UInt64 = 0
+        public var state: GestureState {
+            switch status {
+            case .idle, .possible, .held: .possible
+            case .active: .changed
+            case .done(let s): s
+            }
+        }
+    }
+
+    enum Status: Equatable {
+        /// Not taking part in the current sequence.
+        case idle
+        case possible
+        /// Wants to begin or be recognized; waits for its requirements to fail.
+        case held(Held)
+        /// A continuous gesture that began.
+        case active
+        case done(GestureState)
+
+        var undecided: Bool {
+            switch self {
+            case .possible, .held: true
+            default: false
+            }
+        }
+    }
+
+    struct Held: Equatable {
+        var report: Report
+        /// True for a discrete recognition; false for a continuous begin.
+        var discrete: Bool
+        /// A continuous gesture that also ended while held.
+        var ended: Report?
+    }
+
+    public private(set) var members: [Member] = []
+    public let device: String
+    private var sequence: UInt64 = 0
+    private var sequenceLive = false
+    private var lastLocation = Point.zero
+    private var lastNormalised = Point.zero
+    private var lastFingers = 0
+    /// Diagnostics: every transition the arena applied, `name: old → new (why)`,
+    /// kept only when `tracing` is on.
+    public var tracing = false
+    public private(set) var trace: [String] = []
+
+    public init(device: String) { self.device = device }
+
+    /// Adds a recognizer. Relations refer to members by index in adding order.
+    public func add(name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
+                    relations: Relations = Relations()) {
+        members.append(Member(name: name, recognizer: recognizer, filter: filter, relations: relations))
+        rebuildRelations()
+    }
+
+    private func rebuildRelations() {
+        let n = members.count
+        for i in 0..<n {
+            members[i].simultaneous = Array(repeating: false, count: n)
+            members[i].requiredBy = []
+        }
+        for i in 0..<n {
+            for j in members[i].relations.simultaneousWith where j < n && j != i {
+                members[i].simultaneous[j] = true
+                members[j].simultaneous[i] = true
+            }
+            for j in members[i].relations.requiresFailureOf where j < n {
+                members[j].requiredBy.append(i)
+            }
+        }
+    }
+
+    public func member(named name: String) -> Member? { members.first { $0.name == name } }
+
+    /// The earliest time at which some recognizer needs `advance(to:)`.
+    public var nextDeadline: EventTime? {
+        var best: EventTime?
+        for m in members where m.status == .possible || m.status == .active {
+            if let d = m.recognizer.deadline, best == nil || d < best! { best = d }
+        }
+        return best
+    }
+
+    /// Fires every deadline up to `time`, in deadline order.
+    public func advance(to time: EventTime, into events: inout [GestureEvent]) {
+        while true {
+            var pick: (index: Int, at: EventTime)?
+            for (i, m) in members.enumerated() where m.status == .possible || m.status == .active {
+                if let d = m.recognizer.deadline, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
+            }
+            guard let (i, at) = pick else { return }
+            let p = members[i].recognizer.timeout(at: at)
+            apply(p, to: i, at: at, into: &events)
+            if members[i].status == .possible || members[i].status == .active,
+               let d = members[i].recognizer.deadline, d <= at {
+                // A recognizer that does not move its deadline would spin here.
+                fail(i, "internal: timer at \(at) did not advance", at: at, into: &events)
+            }
+        }
+    }
+
+    /// Delivers one frame to every recognizer taking part in its sequence.
+    public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
+        advance(to: frame.time, into: &events)
+        if !sequenceLive && frame.began { startSequence(frame) }
+        lastLocation = frame.centroid
+        lastNormalised = frame.centroidNormalised
+        lastFingers = max(frame.liveCount, frame.touches.count == 0 ? 0 : 1)
+        for i in members.indices {
+            guard members[i].sequence == sequence else { continue }
+            switch members[i].status {
+            case .possible, .active, .held:
+                let p = members[i].recognizer.handle(frame)
+                apply(p, to: i, at: frame.time, into: &events)
+            case .idle, .done:
+                continue
+            }
+        }
+        if frame.isLast && sequenceLive {
+            sequenceLive = false
+            for i in members.indices where members[i].sequence == sequence {
+                if members[i].status == .active {
+                    // A continuous gesture must end when its touches are gone.
+                    members[i].status = .done(.cancelled)
+                    emit(i, .cancelled, at: frame.time, report: nil, reason: "touches ended without the recognizer ending", into: &events)
+                } else if members[i].status == .possible && members[i].recognizer.deadline == nil {
+                    fail(i, "touches lifted before the gesture was complete", at: frame.time, into: &events)
+                }
+            }
+        } else if frame.liveCount > 0 {
+            sequenceLive = true
+        }
+    }
+
+    /// Cancels everything in flight (device removed, daemon stopping).
+    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
+        for i in members.indices {
+            switch members[i].status {
+            case .active:
+                members[i].status = .done(.cancelled)
+                emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
+            case .possible, .held:
+                members[i].status = .done(.failed)
+                emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
+            case .idle, .done:
+                break
+            }
+            members[i].recognizer.reset()
+            members[i].status = .idle
+        }
+        sequenceLive = false
+    }
+
+    // MARK: - Rules
+
+    private func startSequence(_ frame: borrowing TouchFrame) {
+        sequence &+= 1
+        sequenceLive = true
+        let start = frame.centroidNormalised
+        for i in members.indices {
+            switch members[i].status {
+            case .held:
+                continue // deciding about an earlier sequence
+            case .possible:
+                // Still counting across sequences (a multi-tap inside its window).
+                if members[i].filter.accepts(device: device, start: start) { members[i].sequence = sequence }
+            case .idle, .done, .active:
+                members[i].recognizer.reset()
+                if members[i].filter.accepts(device: device, start: start) {
+                    members[i].status = .possible
+                    members[i].sequence = sequence
+                } else {
+                    members[i].status = .idle
+                }
+            }
+        }
+    }
+
+    private func apply(_ p: Proposal, to i: Int, at time: EventTime, into events: inout [GestureEvent]) {
+        switch p {
+        case .none:
+            return
+        case .fail(let reason):
+            if members[i].status.undecided { fail(i, reason, at: time, into: &events) }
+        case .cancel(let reason):
+            switch members[i].status {
+            case .active:
+                members[i].status = .done(.cancelled)
+                emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
+            case .possible, .held:
+                fail(i, reason, at: time, into: &events)
+            default: break
+            }
+        case .begin(let r), .recognize(let r):
+            let discrete: Bool = if case .recognize = p { true } else { false }
+            switch members[i].status {
+            case .possible:
+                transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
+            case .held(var h):
+                h.report = r
+                members[i].status = .held(h)
+            default: break
+            }
+        case .change(let r):
+            switch members[i].status {
+            case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
+            case .held(var h): h.report = r; members[i].status = .held(h)
+            default: break
+            }
+        case .end(let r):
+            switch members[i].status {
+            case .active:
+                members[i].status = .done(.ended)
+                emit(i, .ended, at: time, report: r, reason: nil, into: &events)
+            case .held(var h):
+                h.ended = r
+                members[i].status = .held(h)
+            default: break
+            }
+        }
+    }
+
+    /// R wants to begin or be recognized: hold it for its requirements, refuse it
+    /// if a gesture that began already prevents it, else commit it.
+    private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
+        for j in members[i].relations.requiresFailureOf where members[j].status.undecided {
+            members[i].status = .held(h)
+            record("\(members[i].name): possible → held (waits for \(members[j].name) to fail)")
+            return
+        }
+        for j in members.indices where j != i && members[j].status == .active
+            && members[j].sequence == members[i].sequence && preventing(j, i) {
+            fail(i, "prevented: \(members[j].name) began first", at: time, into: &events)
+            return
+        }
+        commit(i, h, at: time, into: &events)
+    }
+
+    private func preventing(_ a: Int, _ b: Int) -> Bool {
+        !members[a].simultaneous[b] && members[a].relations.canPrevent && members[b].relations.canBePrevented
+    }
+
+    private func commit(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
+        if h.discrete {
+            members[i].status = .done(.recognized)
+            emit(i, .recognized, at: time, report: h.report, reason: nil, into: &events)
+        } else {
+            members[i].status = .active
+            emit(i, .began, at: time, report: h.report, reason: nil, into: &events)
+            if let end = h.ended {
+                members[i].status = .done(.ended)
+                emit(i, .ended, at: time, report: end, reason: nil, into: &events)
+            }
+        }
+        let name = members[i].name
+        // Those that required this one to fail cannot happen now.
+        for j in members[i].requiredBy where members[j].status.undecided {
+            fail(j, "requires \(name) to fail, but \(name) was \(h.discrete ? "recognized" : "began")", at: time, into: &events)
+        }
+        // Exclusion: the others still deciding about the same sequence.
+        for j in members.indices where j != i && members[j].status.undecided
+            && members[j].sequence == members[i].sequence && preventing(i, j) {
+            fail(j, "excluded: \(name) was \(h.discrete ? "recognized" : "began") first", at: time, into: &events)
+        }
+    }
+
+    private func fail(_ i: Int, _ reason: String, at time: EventTime, into events: inout [GestureEvent]) {
+        members[i].status = .done(.failed)
+        emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
+        // Release those held only for this one.
+        for k in members[i].requiredBy {
+            guard case .held(let h) = members[k].status else { continue }
+            if members[k].relations.requiresFailureOf.allSatisfy({ members[$0].status == .done(.failed) || members[$0].status == .idle }) {
+                record("\(members[k].name): held → released (\(members[i].name) failed)")
+                members[k].status = .possible
+                transition(k, h, at: time, into: &events)
+            }
+        }
+    }
+
+    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: String?,
+                      into events: inout [GestureEvent]) {
+        let m = members[i]
+        record("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")")
+        events.append(GestureEvent(
+            name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
+            fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
+            locationNormalised: report?.locationNormalised ?? lastNormalised,
+            detail: report?.detail ?? .none, reason: reason))
+    }
+
+    private func record(_ line: @autoclosure () -> String) {
+        if tracing { trace.append(line()) }
+    }
+}
