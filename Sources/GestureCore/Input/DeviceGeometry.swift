@@ -22,10 +22,12 @@ public struct DeviceGeometry: Hashable, Sendable {
     public enum SizeSource: String, Sendable { case resolution, config, fallback }
 
     public static let identity: [Double] = [1, 0, 0, 0, 1, 0]
-    /// Pixel pitch assumed when neither the device nor config gives a size:
-    /// a typical phone/tablet panel, about 0.1 mm per unit (10 units/mm),
-    /// so distances are right within a factor of two for most panels.
-    public static let fallbackUnitsPerMM: Double = 10
+    /// Longer side assumed when neither the device nor config gives a size: a
+    /// 7-inch panel's (about 150 mm), with the axes' ratio for the other side.
+    /// Unit counts say nothing about size (800 on one panel, 32760 on another),
+    /// so a size is the better guess; distances are then within a factor of two
+    /// or three for phones to laptops. The user is warned to set `size_mm`.
+    public static let fallbackLongSideMM: Double = 150
 
     public init(x: AxisInfo, y: AxisInfo, sizeMM: Point? = nil,
                 calibration: [Double] = DeviceGeometry.identity, rotation: Rotation = .none) {
@@ -38,8 +40,9 @@ public struct DeviceGeometry: Hashable, Sendable {
             self.sizeMM = Point(x: Double(x.span) / Double(x.resolution), y: Double(y.span) / Double(y.resolution))
             sizeSource = .resolution
         } else {
-            self.sizeMM = Point(x: Double(x.span) / DeviceGeometry.fallbackUnitsPerMM,
-                                y: Double(y.span) / DeviceGeometry.fallbackUnitsPerMM)
+            let long = Double(max(x.span, y.span, 1))
+            self.sizeMM = Point(x: Double(x.span) / long * DeviceGeometry.fallbackLongSideMM,
+                                y: Double(y.span) / long * DeviceGeometry.fallbackLongSideMM)
             sizeSource = .fallback
         }
     }

@@ -106,12 +106,14 @@ struct SingleFingerTracker {
     var maxFingers = 0
     var stroke = Stroke()
     var lastNormalised = Point.zero
+    var areaMM = Point(x: 1, y: 1)
 
     enum Step { case moved, lifted, cancelled, nothing }
 
     mutating func reset() { touch = nil; maxFingers = 0; stroke.removeAll() }
 
     mutating func feed(_ frame: borrowing TouchFrame) -> Step {
+        areaMM = frame.areaMM
         var live = 0
         for t in frame.touches where !t.phase.isFinal { live += 1 }
         maxFingers = max(maxFingers, live)
@@ -131,6 +133,10 @@ struct SingleFingerTracker {
     }
 
     func report(_ detail: GestureDetail, at p: Point? = nil) -> Report {
-        Report(detail: detail, fingers: 1, location: p ?? stroke.last ?? .zero, locationNormalised: lastNormalised)
+        guard let p else {
+            return Report(detail: detail, fingers: 1, location: stroke.last ?? .zero, locationNormalised: lastNormalised)
+        }
+        let n = Point(x: areaMM.x > 0 ? p.x / areaMM.x : 0, y: areaMM.y > 0 ? p.y / areaMM.y : 0)
+        return Report(detail: detail, fingers: 1, location: p, locationNormalised: n)
     }
 }

@@ -1,0 +1,115 @@
+// The built-in configuration: config/gestured.toml, embedded so that the daemon and
+// gesturectl run without an installed file. A test keeps the two identical.
+public let defaultConfigText = #"""
+# gestured — default configuration.
+#
+# Installed as /etc/gestured/gestured.toml. Check a file with `gesturectl check FILE`;
+# the daemon reloads it on SIGHUP (a bad file is reported and the running config
+# stays). Distances are in millimetres (mm), times in milliseconds (ms).
+#
+# Each [recognizer.NAME] table is one recognizer. NAME is what events carry in
+# their "name" field; `kind` says what it recognizes: tap, pan, circle, checkmark,
+# tickle. Recognizers see touches in the order they appear in this file.
+#
+# Keys every recognizer takes:
+#   requires_failure_of = ["other", …]  hold this one back until all of these have
+#                                        failed; if one of them succeeds, this one fails
+#   simultaneous_with   = ["other", …]  may be recognized together with these (either
+#                                        side saying so is enough)
+#   can_prevent         = true          false: its success does not make others fail
+#   can_be_prevented    = true          false: others' success does not make it fail
+#   devices             = ["name", …]   only on devices whose name contains one of these
+#   region              = [x0, y0, x1, y1]  only for touches that start inside this part
+#                                        of the screen (0…1 from the top-left)
+# Otherwise, when one recognizer begins or is recognized, every other one still
+# deciding about the same touches fails (UIKit's rule).
+
+# Two taps close together in time and place. Listed before `tap`, which waits for it.
+[recognizer.double_tap]
+kind = "tap"
+taps = 2                    # taps needed
+fingers = 1                 # fingers per tap
+max_movement_mm = 5.0       # a finger moving further than this is not tapping
+max_duration_ms = 350       # longest a tap may stay down
+multi_tap_window_ms = 300   # longest wait from one lift to the next touch
+multi_tap_slop_mm = 12.0    # furthest the next tap may land from the last
+
+# A single tap. It waits until double_tap has failed, so a double tap is not also
+# reported as a tap (a single tap is reported when the double-tap window closes).
+[recognizer.tap]
+kind = "tap"
+taps = 1
+fingers = 1
+max_movement_mm = 5.0
+max_duration_ms = 350
+requires_failure_of = ["double_tap"]
+
+# Two fingers down and up together.
+[recognizer.two_finger_tap]
+kind = "tap"
+taps = 1
+fingers = 2
+max_movement_mm = 5.0
+max_duration_ms = 400
+
+# A circle drawn with one finger, either way round. Reported at lift with its
+# center, radius_mm, fit_error and direction. It runs together with pan, so a pan
+# still starts at once while the circle is being drawn.
+[recognizer.circle]
+kind = "circle"
+tolerance = 0.2             # RMS distance from the fitted circle / radius
+min_radius_mm = 6.0         # smaller circles are ignored
+min_sweep_deg = 300         # degrees the stroke must turn around the centre
+max_sweep_deg = 500         # more than this is a spiral, not a circle
+inner_box_fraction = 0.45   # no point may come nearer the centre than this box (× radius): rejects S, 8, spirals
+min_box_coverage = 0.55     # the stroke's bounding box must cover this much of the circle's
+max_end_gap = 1.2           # start-to-end distance, in radii
+max_duration_ms = 4000
+simultaneous_with = ["pan"]
+
+# A checkmark: a short stroke down-right, then a longer one up-right. Reported at
+# lift with its vertex.
+[recognizer.checkmark]
+kind = "checkmark"
+min_arm_ratio = 1.2         # second arm at least this many times the first
+max_arm_ratio = 8.0
+min_length_mm = 8.0         # both arms together
+first_arm_min_deg = 15      # first arm's angle below horizontal (90 = straight down)
+first_arm_max_deg = 115
+second_arm_min_deg = 20     # second arm's angle above horizontal
+second_arm_max_deg = 85
+max_arm_bend = 1.35         # path length / straight length of each arm
+max_duration_ms = 2500
+simultaneous_with = ["pan"]
+
+# Tickle: quick left-right scrubbing with one finger. Recognized as soon as the
+# finger has turned `reversals` times.
+[recognizer.tickle]
+kind = "tickle"
+reversals = 4               # direction changes needed
+min_travel_mm = 6.0         # travel before a turn counts
+max_stroke_ms = 400         # a stroke slower than this fails (too slow)
+max_vertical_ratio = 0.6    # vertical / horizontal travel of a stroke, at most
+simultaneous_with = ["pan"]
+
+# Pan: fingers moving together. Continuous: began, changed (translation_mm,
+# velocity_mm_s), ended; cancelled if a touch is cancelled.
+[recognizer.pan]
+kind = "pan"
+min_fingers = 1
+max_fingers = 10
+start_threshold_mm = 5.0    # movement before the pan begins
+
+# Devices. A [[device]] entry matches by `match` (part of the name),
+# `vendor_product` ("vvvv:pppp") or `syspath`, and sets:
+#   size_mm = [width, height]   for panels that report no resolution
+#   rotation = 0 | 90 | 180 | 270   clockwise, applied after calibration
+#   use = false                 never use this device (true: use it even if udev
+#                               does not tag it a touchscreen)
+# Without a resolution or a size_mm, gestured assumes the longer side is 150 mm
+# (a 7-inch panel) and warns.
+#
+# [[device]]
+# match = "Atmel maXTouch"
+# size_mm = [154.0, 86.0]
+"""#

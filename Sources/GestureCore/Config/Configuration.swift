@@ -1,0 +1,176 @@
+/// Parameters of one recognizer, by kind.
+public enum RecognizerParameters: Sendable, Equatable {
+    case tap(TapRecognizer.Parameters)
+    case pan(PanRecognizer.Parameters)
+    case circle(CircleRecognizer.Parameters)
+    case checkmark(CheckmarkRecognizer.Parameters)
+    case tickle(TickleRecognizer.Parameters)
+
+    public var kind: GestureKind {
+        switch self {
+        case .tap: .tap
+        case .pan: .pan
+        case .circle: .circle
+        case .checkmark: .checkmark
+        case .tickle: .tickle
+        }
+    }
+
+    public static func defaults(for kind: GestureKind) -> RecognizerParameters {
+        switch kind {
+        case .tap: .tap(.init())
+        case .pan: .pan(.init())
+        case .circle: .circle(.init())
+        case .checkmark: .checkmark(.init())
+        case .tickle: .tickle(.init())
+        }
+    }
+
+    public func makeRecognizer() -> any Recognizer {
+        switch self {
+        case .tap(let p): TapRecognizer(p)
+        case .pan(let p): PanRecognizer(p)
+        case .circle(let p): CircleRecognizer(p)
+        case .checkmark(let p): CheckmarkRecognizer(p)
+        case .tickle(let p): TickleRecognizer(p)
+        }
+    }
+}
+
+/// One configured recognizer: a name, a kind with its parameters, a filter and
+/// its relations to the others (by name).
+public struct RecognizerConfig: Sendable, Equatable {
+    public var name: String
+    public var parameters: RecognizerParameters
+    public var filter = RecognizerFilter()
+    public var requiresFailureOf: [String] = []
+    public var simultaneousWith: [String] = []
+    public var canPrevent = true
+    public var canBePrevented = true
+
+    public init(name: String, parameters: RecognizerParameters) {
+        self.name = name; self.parameters = parameters
+    }
+    public var kind: GestureKind { parameters.kind }
+}
+
+/// How a `[[device]]` rule picks devices.
+public struct DeviceMatch: Sendable, Equatable {
+    /// Substring of the device name.
+    public var name: String?
+    /// "vvvv:pppp" in hex.
+    public var vendorProduct: String?
+    public var syspath: String?
+    public init(name: String? = nil, vendorProduct: String? = nil, syspath: String? = nil) {
+        self.name = name; self.vendorProduct = vendorProduct; self.syspath = syspath
+    }
+
+    public func matches(_ d: DeviceDescription, syspath: String? = nil) -> Bool {
+        if let name, !d.name.contains(name) { return false }
+        if let vendorProduct, vendorProduct.lowercased() != d.vendorProduct { return false }
+        if let want = self.syspath, want != syspath { return false }
+        return name != nil || vendorProduct != nil || self.syspath != nil
+    }
+}
+
+/// Per-device settings: size for devices without resolution, rotation, and
+/// whether to use the device at all.
+public struct DeviceRule: Sendable, Equatable {
+    public var match: DeviceMatch
+    public var sizeMM: Point?
+    public var rotation: Rotation = .none
+    /// false: never use this device (deny); true: use it even if udev does not
+    /// call it a touchscreen (allow).
+    public var use: Bool?
+    public init(match: DeviceMatch) { self.match = match }
+}
+
+/// A whole, validated configuration.
+public struct Configuration: Sendable, Equatable {
+    public var recognizers: [RecognizerConfig]
+    public var devices: [DeviceRule]
+    /// Where it came from, for messages.
+    public var source: String
+
+    public init(recognizers: [RecognizerConfig], devices: [DeviceRule] = [], source: String = "<built-in>") {
+        self.recognizers = recognizers; self.devices = devices; self.source = source
+    }
+
+    /// The first rule that matches the device, if any.
+    public func rule(for d: DeviceDescription, syspath: String? = nil) -> DeviceRule? {
+        devices.first { $0.match.matches(d, syspath: syspath) }
+    }
+
+    /// The geometry to use for a device: its resolution, else the configured size,
+    /// else the fallback (the caller warns when `sizeSource == .fallback`).
+    public func geometry(for d: DeviceDescription, syspath: String? = nil,
+                         calibration: [Double] = DeviceGeometry.identity) -> DeviceGeometry? {
+        guard let x = d.xAxis, let y = d.yAxis else { return nil }
+        let r = rule(for: d, syspath: syspath)
+        let hasResolution = x.resolution > 0 && y.resolution > 0
+        return DeviceGeometry(x: x, y: y, sizeMM: hasResolution ? nil : r?.sizeMM,
+                              calibration: calibration, rotation: r?.rotation ?? .none)
+    }
+
+    /// A fresh arena with every configured recognizer, for one device.
+    public func makeArena(device: String) -> Arena {
+        let arena = Arena(device: device)
+        var index: [String: Int] = [:]
+        for (i, r) in recognizers.enumerated() { index[r.name] = i }
+        for r in recognizers {
+            arena.add(name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
+                      relations: Relations(requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
+                                           simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
+                                           canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
+        }
+        return arena
+    }
+
+    /// A problem with the relations between recognizers.
+    public struct RelationProblem: Sendable, Equatable {
+        public var recognizer: String
+        public var key: String
+        public var message: String
+    }
+
+    /// Unknown names, self-references and require-to-fail cycles.
+    public func relationProblems() -> [RelationProblem] {
+        var problems: [RelationProblem] = []
+        let names = Set(recognizers.map(\.name))
+        for r in recognizers {
+            for (key, list) in [("requires_failure_of", r.requiresFailureOf), ("simultaneous_with", r.simultaneousWith)] {
+                for other in list {
+                    if other == r.name {
+                        problems.append(.init(recognizer: r.name, key: key, message: "a recognizer cannot name itself"))
+                    } else if !names.contains(other) {
+                        let known = recognizers.map(\.name).joined(separator: ", ")
+                        problems.append(.init(recognizer: r.name, key: key, message: "no recognizer named '\(other)' (known: \(known))"))
+                    }
+                }
+            }
+        }
+        // Cycles in requires_failure_of: depth-first search with colours.
+        var colour: [String: Int] = [:]
+        let edges = Dictionary(recognizers.map { ($0.name, $0.requiresFailureOf.filter { names.contains($0) }) },
+                               uniquingKeysWith: { a, _ in a })
+        func visit(_ n: String, _ path: [String]) -> [String]? {
+            colour[n] = 1
+            for m in edges[n] ?? [] {
+                if colour[m] == 1 { return path + [n, m] }
+                if colour[m] == nil, let c = visit(m, path + [n]) { return c }
+            }
+            colour[n] = 2
+            return nil
+        }
+        for r in recognizers where colour[r.name] == nil {
+            if let cycle = visit(r.name, []) {
+                let start = cycle.firstIndex(of: cycle.last!)!
+                let loop = cycle[start...].joined(separator: " → ")
+                problems.append(.init(recognizer: cycle[cycle.count - 2], key: "requires_failure_of",
+                                      message: "require-to-fail cycle: \(loop); none of them could ever be recognized"))
+                break
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,118 @@
+/// One-finger checkmark: a short stroke down and to the right, then a longer one
+/// up and to the right.
+///
+/// Decided at lift on the resampled stroke, so that sensor jitter and a few
+/// pixels of backtracking do not matter: the vertex is the lowest point (largest
+/// y) away from the ends; each arm is judged by its chord (direction, length)
+/// and by how straight it is (path length / chord), never point by point.
+public final class CheckmarkRecognizer: Recognizer {
+    public struct Parameters: Sendable, Equatable {
+        /// Second arm length / first arm length, at least.
+        public var minArmRatio = 1.2
+        public var maxArmRatio = 8.0
+        public var minLengthMM = 8.0
+        /// First arm: angle below the horizontal, degrees (90 = straight down).
+        public var firstArmMinDegrees = 15.0
+        public var firstArmMaxDegrees = 115.0
+        /// Second arm: angle above the horizontal, degrees.
+        public var secondArmMinDegrees = 20.0
+        public var secondArmMaxDegrees = 85.0
+        /// Path length / chord of each arm, at most.
+        public var maxArmBend = 1.35
+        public var maxDuration = Millis(2500)
+        public init() {}
+    }
+
+    enum State { case tracking, decided }
+
+    public let kind = GestureKind.checkmark
+    public let parameters: Parameters
+    private var state = State.tracking
+    private var tracker = SingleFingerTracker()
+    private var samples: [Point] = []
+    private var lastEvidence = Evidence()
+    static let sampleCount = 48
+
+    public init(_ parameters: Parameters) {
+        self.parameters = parameters
+        samples.reserveCapacity(CheckmarkRecognizer.sampleCount)
+    }
+
+    public func reset() {
+        state = .tracking
+        tracker.reset()
+    }
+
+    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
+        guard state == .tracking else { return .none }
+        let step = tracker.feed(frame)
+        if tracker.maxFingers > 1 { state = .decided; return .fail("\(tracker.maxFingers) fingers; a checkmark is drawn with one") }
+        switch step {
+        case .cancelled:
+            state = .decided
+            return .fail("touch cancelled")
+        case .lifted:
+            state = .decided
+            return decide()
+        case .moved, .nothing:
+            if tracker.stroke.duration > parameters.maxDuration {
+                state = .decided
+                return .fail("took \(tracker.stroke.duration) > \(parameters.maxDuration)")
+            }
+            return .none
+        }
+    }
+
+    public func decide() -> Proposal {
+        var e = Evidence()
+        defer { lastEvidence = e }
+        let stroke = tracker.stroke
+        guard stroke.count >= 5 else { return .fail("only \(stroke.count) points") }
+        resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
+        e.strokeBox = Box(bounding: stroke.points)
+        let n = samples.count
+        var v = 1
+        for i in 1..<(n - 1) where samples[i].y > samples[v].y { v = i }
+        let start = samples[0], vertex = samples[v], end = samples[n - 1]
+        e.vertex = vertex
+        let a = vertex - start, b = end - vertex
+        let total = a.length + b.length
+        if total < parameters.minLengthMM {
+            return .fail("stroke \(formatFixed(total, decimals: 1)) mm < \(formatFixed(parameters.minLengthMM, decimals: 1)) mm")
+        }
+        if v < 2 || v > n - 3 {
+            return .fail("no vertex: the lowest point is at an end of the stroke")
+        }
+        let firstAngle = degrees(atan2(a.y, a.x))
+        let secondAngle = degrees(atan2(-b.y, b.x))
+        e.notes.append("first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up")
+        if firstAngle < parameters.firstArmMinDegrees || firstAngle > parameters.firstArmMaxDegrees {
+            return .fail("first arm points \(formatFixed(firstAngle, decimals: 0))° below horizontal, outside \(formatFixed(parameters.firstArmMinDegrees, decimals: 0))…\(formatFixed(parameters.firstArmMaxDegrees, decimals: 0))°")
+        }
+        if secondAngle < parameters.secondArmMinDegrees || secondAngle > parameters.secondArmMaxDegrees {
+            return .fail("second arm points \(formatFixed(secondAngle, decimals: 0))° above horizontal, outside \(formatFixed(parameters.secondArmMinDegrees, decimals: 0))…\(formatFixed(parameters.secondArmMaxDegrees, decimals: 0))°")
+        }
+        let ratio = b.length / max(a.length, 0.001)
+        if ratio < parameters.minArmRatio {
+            return .fail("second arm \(formatFixed(ratio, decimals: 2))× the first < \(formatFixed(parameters.minArmRatio, decimals: 2))×")
+        }
+        if ratio > parameters.maxArmRatio {
+            return .fail("second arm \(formatFixed(ratio, decimals: 2))× the first > \(formatFixed(parameters.maxArmRatio, decimals: 2))×")
+        }
+        let bend1 = pathLength(0, v) / max(a.length, 0.001)
+        let bend2 = pathLength(v, n - 1) / max(b.length, 0.001)
+        if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
+            return .fail("arms bend: path/chord \(formatFixed(bend1, decimals: 2)) and \(formatFixed(bend2, decimals: 2)), max \(formatFixed(parameters.maxArmBend, decimals: 2))")
+        }
+        return .recognize(tracker.report(.checkmark(vertex: vertex), at: vertex))
+    }
+
+    private func pathLength(_ from: Int, _ to: Int) -> Double {
+        var len = 0.0
+        var i = from + 1
+        while i <= to { len += samples[i].distance(to: samples[i - 1]); i += 1 }
+        return len
+    }
+
+    public var evidence: Evidence { lastEvidence }
+}

@@ -1,0 +1,111 @@
+/// One-finger circle, clockwise or counter-clockwise.
+///
+/// At lift: a Taubin circle fit of the resampled stroke; the RMS distance from the
+/// circle, relative to the radius, must be within `tolerance`. The stroke must
+/// sweep at least `minSweepDegrees` around the fitted centre (short arcs), keep out
+/// of the inner box around it (S shapes, spirals, figure 8), cover enough of the
+/// fitted circle's bounding box, end near where it started, and be at least
+/// `minRadiusMM` big.
+public final class CircleRecognizer: Recognizer {
+    public struct Parameters: Sendable, Equatable {
+        /// RMS radial error / radius.
+        public var tolerance = 0.2
+        public var minRadiusMM = 6.0
+        public var minSweepDegrees = 300.0
+        public var maxSweepDegrees = 500.0
+        /// Half-side of the forbidden inner box, as a fraction of the radius.
+        public var innerBoxFraction = 0.45
+        /// Stroke bounding box area / fitted circle bounding box area.
+        public var minBoxCoverage = 0.55
+        /// Start-to-end gap / radius.
+        public var maxEndGap = 1.2
+        public var maxDuration = Millis(4000)
+        public init() {}
+    }
+
+    enum State { case tracking, decided }
+
+    public let kind = GestureKind.circle
+    public let parameters: Parameters
+    private var state = State.tracking
+    private var tracker = SingleFingerTracker()
+    private var samples: [Point] = []
+    private var lastEvidence = Evidence()
+    static let sampleCount = 64
+
+    public init(_ parameters: Parameters) {
+        self.parameters = parameters
+        samples.reserveCapacity(CircleRecognizer.sampleCount)
+    }
+
+    public func reset() {
+        state = .tracking
+        tracker.reset()
+    }
+
+    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
+        guard state == .tracking else { return .none }
+        let step = tracker.feed(frame)
+        if tracker.maxFingers > 1 { state = .decided; return .fail("\(tracker.maxFingers) fingers; a circle is drawn with one") }
+        switch step {
+        case .cancelled:
+            state = .decided
+            return .fail("touch cancelled")
+        case .lifted:
+            state = .decided
+            return decide()
+        case .moved, .nothing:
+            if tracker.stroke.duration > parameters.maxDuration {
+                state = .decided
+                return .fail("took \(tracker.stroke.duration) > \(parameters.maxDuration)")
+            }
+            return .none
+        }
+    }
+
+    /// The decision on a finished stroke; also used by the benchmark and `explain`.
+    public func decide() -> Proposal {
+        var e = Evidence()
+        defer { lastEvidence = e }
+        let stroke = tracker.stroke
+        guard stroke.count >= 8 else { return .fail("only \(stroke.count) points") }
+        resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
+        guard let fit = taubinCircleFit(samples) else { return .fail("no circle fits (points in a line)") }
+        let (c, r) = fit
+        e.circle = (c, r)
+        e.strokeBox = Box(bounding: stroke.points)
+        e.innerBox = Box(center: c, halfSide: r * parameters.innerBoxFraction)
+        var sq = 0.0
+        for p in samples { let d = (p.distance(to: c) - r) / r; sq += d * d }
+        let fitError = (sq / Double(samples.count)).squareRoot()
+        let swept = sweptAngle(samples, around: c)
+        e.notes.append("radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°")
+        if r < parameters.minRadiusMM {
+            return .fail("radius \(formatFixed(r, decimals: 1)) mm < \(formatFixed(parameters.minRadiusMM, decimals: 1)) mm")
+        }
+        if fitError > parameters.tolerance {
+            return .fail("fit error \(formatFixed(fitError, decimals: 2)) > tolerance \(formatFixed(parameters.tolerance, decimals: 2))")
+        }
+        if abs(swept) < parameters.minSweepDegrees {
+            return .fail("swept \(formatFixed(abs(swept), decimals: 0))° < \(formatFixed(parameters.minSweepDegrees, decimals: 0))°")
+        }
+        if abs(swept) > parameters.maxSweepDegrees {
+            return .fail("swept \(formatFixed(abs(swept), decimals: 0))° > \(formatFixed(parameters.maxSweepDegrees, decimals: 0))°")
+        }
+        if let inner = e.innerBox, let p = stroke.points.first(where: { inner.contains($0) }) {
+            return .fail("point \(p) inside the inner box (±\(formatFixed(r * parameters.innerBoxFraction, decimals: 1)) mm around the centre)")
+        }
+        let coverage = (e.strokeBox?.area ?? 0) / (4 * r * r)
+        if coverage < parameters.minBoxCoverage {
+            return .fail("stroke covers \(formatFixed(coverage * 100, decimals: 0))% of the circle's box < \(formatFixed(parameters.minBoxCoverage * 100, decimals: 0))%")
+        }
+        let gap = stroke.first!.distance(to: stroke.last!) / r
+        if gap > parameters.maxEndGap {
+            return .fail("ends \(formatFixed(gap, decimals: 2)) radii from its start > \(formatFixed(parameters.maxEndGap, decimals: 2))")
+        }
+        return .recognize(tracker.report(.circle(center: c, radiusMM: r, fitError: fitError, clockwise: swept > 0,
+                                                 sweptDegrees: abs(swept)), at: c))
+    }
+
+    public var evidence: Evidence { lastEvidence }
+}

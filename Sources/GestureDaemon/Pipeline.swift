@@ -1,0 +1,47 @@
+import GestureCore
+
+/// Decoder and arena of one device: raw evdev events in, gesture events out.
+/// The daemon runs one per open device; replay runs one per recording.
+public final class DevicePipeline {
+    public private(set) var decoder: SlotDecoder
+    public let arena: Arena
+    public let description: DeviceDescription
+    /// Events produced since the last `drain`.
+    public private(set) var events: [GestureEvent] = []
+
+    public init(description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
+                serial: UInt32 = 0, initialTrackingIDs: [Int32] = []) {
+        self.description = description
+        decoder = SlotDecoder(device: description, geometry: geometry, serial: serial,
+                              initialTrackingIDs: initialTrackingIDs)
+        arena = configuration.makeArena(device: description.name)
+        events.reserveCapacity(16)
+    }
+
+    /// Feeds one kernel event; a completed frame goes through the arena.
+    @inline(__always)
+    public func feed(_ e: RawEvent) {
+        if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
+    }
+
+    /// libevdev reported SYN_DROPPED: the events that follow are a resync.
+    public func beginResync() { decoder.beginResync() }
+
+    /// Fires recognizer timers up to `time`.
+    public func advance(to time: EventTime) { arena.advance(to: time, into: &events) }
+
+    public var nextDeadline: EventTime? { arena.nextDeadline }
+
+    /// The device went away or the daemon stops: every live touch and every
+    /// gesture in flight is cancelled, once.
+    public func cancelAll(at time: EventTime, reason: String) {
+        if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
+        arena.cancelAll(at: time, reason: reason, into: &events)
+    }
+
+    /// Hands out the pending events and forgets them.
+    public func drain(_ body: (GestureEvent) throws -> Void) rethrows {
+        defer { events.removeAll(keepingCapacity: true) }
+        for e in events { try body(e) }
+    }
+}
