@@ -112,4 +112,5 @@ start_threshold_mm = 5.0    # movement before the pan begins
 # [[device]]
 # match = "Atmel maXTouch"
 # size_mm = [154.0, 86.0]
+
 """#
