@@ -100,3 +100,38 @@ struct ReplayTests {
         }
     }
 }
+
+/// Human-drawn $1 strokes turned into evemu recordings of a one-finger touch
+/// (Tests/fixtures/strokes/make_recordings.py): whole-pipeline shape recognition.
+@Suite("replay of human strokes as touch recordings")
+struct StrokeReplayTests {
+    let config = ConfigLoader.builtIn()
+
+    func shapes(_ name: String) throws -> [String] {
+        try Replay.run(recording: fixturesDir + "/strokes/" + name, descPath: nil, configuration: config)
+            .filter { [.circle, .checkmark, .tickle, .tap].contains($0.kind) && $0.state == .recognized }
+            .map(\.name)
+    }
+
+    @Test(arguments: [("finger-circle.events", ["circle"]), ("finger-circle-fast.events", ["circle"]),
+                      ("finger-check.events", ["checkmark"]), ("finger-check-slow.events", ["checkmark"]),
+                      ("finger-triangle.events", []), ("finger-star.events", [])])
+    func eachStrokeIsWhatAPersonWouldNameIt(file: String, expected: [String]) throws {
+        #expect(try shapes(file) == expected)
+    }
+
+    @Test func theCircleComesWithItsGeometry() throws {
+        let events = try Replay.run(recording: fixturesDir + "/strokes/finger-circle.events", descPath: nil,
+                                    configuration: config)
+        let circle = try #require(events.first { $0.kind == .circle && $0.state == .recognized })
+        guard case .circle(let c, let r, let err, _, let swept) = circle.detail else { Issue.record("no detail"); return }
+        // The stroke was centred on the 154 × 86 mm panel.
+        #expect(c.distance(to: Point(x: 77, y: 43)) < 3)
+        #expect(r > 8 && r < 14)
+        #expect(err < 0.2)
+        #expect(swept > 300)
+        // A pan runs alongside (simultaneous_with) and ends at the same lift.
+        #expect(events.contains { $0.kind == .pan && $0.state == .began })
+        #expect(events.last?.kind == .pan && events.last?.state == .ended)
+    }
+}
