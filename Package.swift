@@ -30,16 +30,23 @@ let package = Package(
             name: "GestureDaemon",
             dependencies: ["GestureCore", "GestureConfig", "LinuxInput"],
             swiftSettings: strict),
+        .target(
+            name: "GestureTools",
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon"],
+            swiftSettings: strict),
         .executableTarget(
             name: "gestured",
             dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureDaemon", "GestureTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
             name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
+        .testTarget(
+            name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
+            swiftSettings: strict),
     ]
 )

@@ -1,0 +1,103 @@
+import Foundation
+import GestureCore
+
+/// One labelled input of an accuracy run: a drawn stroke or an evemu recording.
+public struct CorpusItem: Sendable {
+    public enum Input: Sendable {
+        case stroke(LabelledStroke)
+        case recording(path: String)
+    }
+    public var label: String
+    public var subject: String
+    public var speed: String
+    public var source: String
+    /// True for a circle mirrored left-right: it counts toward circle recall only.
+    public var mirrored = false
+    public var input: Input
+}
+
+/// Finds labelled inputs: $1-style stroke XML files, evemu recordings, and the
+/// directories holding them (searched recursively, in name order).
+///
+/// A stroke's label is its file name without the number (`circle07.xml` → circle).
+/// A recording's label comes from a sidecar `RECORDING.label` (its first word:
+/// `circle`, `check`, `none`, …), else from the first `-`-separated word of its name
+/// that is a known class (`finger-circle-fast.events` → circle); speed words
+/// (`fast`, `medium`, `slow`) in the name give its speed. Unlabelled recordings are
+/// skipped with a warning.
+public enum Corpus {
+    /// Classes a recording name may carry; the $1 set, the tickle set and `none`.
+    public static let knownClasses: Set<String> = [
+        "arrow", "caret", "check", "checkmark", "circle", "delete_mark", "left_curly_brace", "left_sq_bracket",
+        "pigtail", "question_mark", "rectangle", "right_curly_brace", "right_sq_bracket", "star", "triangle",
+        "v", "x", "tickle", "scrub", "wipe", "tap", "none",
+    ]
+
+    /// The recognizer kind a class is the positive example of, if any.
+    public static func kind(ofClass label: String) -> GestureKind? {
+        switch label {
+        case "circle": .circle
+        case "check", "checkmark": .checkmark
+        case "tickle": .tickle
+        case "tap": .tap
+        default: nil
+        }
+    }
+
+    public static func load(_ paths: [String], mirrorCircles: Bool = true,
+                            warn: (String) -> Void = { _ in }) throws -> [CorpusItem] {
+        var items: [CorpusItem] = []
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw DollarXML.ParseError(description: "\(path): no such file or directory")
+            }
+            let files: [String]
+            if isDir.boolValue {
+                let e = FileManager.default.enumerator(atPath: path)
+                var found: [String] = []
+                while let rel = e?.nextObject() as? String {
+                    if isStroke(rel) || isRecording(rel) { found.append(path + "/" + rel) }
+                }
+                files = found.sorted()
+            } else {
+                files = [path]
+            }
+            for f in files {
+                if isStroke(f) {
+                    let s = try DollarXML.load(path: f)
+                    items.append(CorpusItem(label: s.label, subject: s.subject, speed: s.speed, source: f, input: .stroke(s)))
+                    if mirrorCircles && kind(ofClass: s.label) == .circle {
+                        items.append(CorpusItem(label: s.label, subject: s.subject, speed: s.speed, source: f + " (mirrored)",
+                                                mirrored: true, input: .stroke(s.mirrored)))
+                    }
+                } else if let (label, speed) = recordingLabel(f) {
+                    items.append(CorpusItem(label: label, subject: "recordings", speed: speed, source: f, input: .recording(path: f)))
+                } else if isRecording(f) {
+                    warn("warning: \(f): no label (no \(f).label and no class word in its name); skipped")
+                }
+            }
+        }
+        return items
+    }
+
+    static func isStroke(_ f: String) -> Bool { f.hasSuffix(".xml") }
+    static func isRecording(_ f: String) -> Bool { f.hasSuffix(".events") || f.hasSuffix(".event") }
+
+    /// The label and speed of a recording, from a sidecar or its name.
+    public static func recordingLabel(_ path: String) -> (label: String, speed: String)? {
+        guard isRecording(path) else { return nil }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.split(separator: ".").first.map(String.init) ?? name
+        let words = stem.split(separator: "-").map { $0.lowercased() }
+        let speed = words.last { ["fast", "medium", "slow"].contains($0) } ?? "-"
+        if let data = FileManager.default.contents(atPath: path + ".label") {
+            let text = String(decoding: data, as: UTF8.self)
+            let line = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { !$0.isEmpty && !$0.hasPrefix("#") }
+            if let word = line?.split(separator: " ").first { return (String(word), speed) }
+        }
+        guard let label = words.first(where: { knownClasses.contains($0) }) else { return nil }
+        return (label == "checkmark" ? "check" : label, speed)
+    }
+}

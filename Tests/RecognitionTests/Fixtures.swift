@@ -1,0 +1,7 @@
+import Foundation
+
+/// The repository's Tests/fixtures folder, found from this file's place.
+let fixturesDir: String = {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fixtures").path
+}()
