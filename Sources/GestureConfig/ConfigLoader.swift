@@ -160,11 +160,13 @@ private struct Context {
             r.double("inner_box_fraction", &p.innerBoxFraction, 0...1, &self)
             r.double("min_box_coverage", &p.minBoxCoverage, 0...1, &self)
             r.double("max_end_gap", &p.maxEndGap, 0...4, &self)
+            r.double("max_corner_share", &p.maxCornerShare, 0.2...1, &self)
             r.millis("max_duration_ms", &p.maxDuration, 100...60_000, &self)
             params = .circle(p)
         case .checkmark(var p):
             r.double("min_arm_ratio", &p.minArmRatio, 0.1...20, &self)
             r.double("max_arm_ratio", &p.maxArmRatio, 0.1...50, &self)
+            r.double("min_rise_ratio", &p.minRiseRatio, 0...50, &self)
             r.double("min_length_mm", &p.minLengthMM, 0...500, &self)
             r.double("first_arm_min_deg", &p.firstArmMinDegrees, -90...180, &self)
             r.double("first_arm_max_deg", &p.firstArmMaxDegrees, -90...180, &self)

@@ -64,22 +64,27 @@ max_sweep_deg = 500         # more than this is a spiral, not a circle
 inner_box_fraction = 0.45   # no point may come nearer the centre than this box (× radius): rejects S, 8, spirals
 min_box_coverage = 0.55     # the stroke's bounding box must cover this much of the circle's
 max_end_gap = 1.2           # start-to-end distance, in radii
-max_duration_ms = 4000
+max_corner_share = 0.55     # share of the turning done in the sharpest fifth of the stroke: a
+                            # circle turns evenly (people's: 0.3–0.45), a rectangle or triangle
+                            # at its corners (0.6 and more)
+max_duration_ms = 6000
 simultaneous_with = ["pan"]
 
 # A checkmark: a short stroke down-right, then a longer one up-right. Reported at
 # lift with its vertex.
 [recognizer.checkmark]
 kind = "checkmark"
-min_arm_ratio = 1.2         # second arm at least this many times the first
+min_arm_ratio = 1.4         # second arm at least this many times as long as the first
 max_arm_ratio = 8.0
+min_rise_ratio = 1.5        # second arm rises at least this many times the first arm's drop
+                            # (with min_arm_ratio, what tells a checkmark from a V)
 min_length_mm = 8.0         # both arms together
-first_arm_min_deg = 15      # first arm's angle below horizontal (90 = straight down)
+first_arm_min_deg = 0       # first arm's angle below horizontal (90 = straight down)
 first_arm_max_deg = 115
 second_arm_min_deg = 20     # second arm's angle above horizontal
 second_arm_max_deg = 85
-max_arm_bend = 1.35         # path length / straight length of each arm
-max_duration_ms = 2500
+max_arm_bend = 1.5          # path length / straight length of each arm
+max_duration_ms = 3000
 simultaneous_with = ["pan"]
 
 # Tickle: quick left-right scrubbing with one finger. Recognized as soon as the

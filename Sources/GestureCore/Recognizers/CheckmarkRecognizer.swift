@@ -2,24 +2,29 @@
 /// up and to the right.
 ///
 /// Decided at lift on the resampled stroke, so that sensor jitter and a few
-/// pixels of backtracking do not matter: the vertex is the lowest point (largest
-/// y) away from the ends; each arm is judged by its chord (direction, length)
-/// and by how straight it is (path length / chord), never point by point.
+/// pixels of backtracking do not matter, with a hook at either end cut off (the
+/// finger settling as it lands, flicking as it lifts): the vertex is the lowest
+/// point (largest y) away from the ends; each arm is judged by its chord
+/// (direction, length) and by how straight it is (path length / chord), never
+/// point by point. What tells a checkmark from a V is that the second arm is the
+/// longer one and rises higher than the first fell.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
-        public var minArmRatio = 1.2
+        public var minArmRatio = 1.4
         public var maxArmRatio = 8.0
+        /// Second arm's rise / first arm's drop, at least.
+        public var minRiseRatio = 1.5
         public var minLengthMM = 8.0
         /// First arm: angle below the horizontal, degrees (90 = straight down).
-        public var firstArmMinDegrees = 15.0
+        public var firstArmMinDegrees = 0.0
         public var firstArmMaxDegrees = 115.0
         /// Second arm: angle above the horizontal, degrees.
         public var secondArmMinDegrees = 20.0
         public var secondArmMaxDegrees = 85.0
         /// Path length / chord of each arm, at most.
-        public var maxArmBend = 1.35
-        public var maxDuration = Millis(2500)
+        public var maxArmBend = 1.5
+        public var maxDuration = Millis(3000)
         public init() {}
     }
 
@@ -32,6 +37,10 @@ public final class CheckmarkRecognizer: Recognizer {
     private var samples: [Point] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 48
+    /// A hook is at most this part of the stroke (a first arm is longer unless the
+    /// arm ratio is far past `maxArmRatio`) and turns back at least this much.
+    static let hookFraction = 0.08
+    static let hookDegrees = 120.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -69,18 +78,23 @@ public final class CheckmarkRecognizer: Recognizer {
         let stroke = tracker.stroke
         guard stroke.count >= 5 else { return .fail("only \(stroke.count) points") }
         resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
-        e.strokeBox = Box(bounding: stroke.points)
-        let n = samples.count
-        var v = 1
-        for i in 1..<(n - 1) where samples[i].y > samples[v].y { v = i }
-        let start = samples[0], vertex = samples[v], end = samples[n - 1]
+        smooth(&samples)
+        let kept = hookTrimmedRange(samples, maxFraction: CheckmarkRecognizer.hookFraction,
+                                    minTurnDegrees: CheckmarkRecognizer.hookDegrees, span: 2)
+        if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
+        if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
+        e.strokeBox = Box(bounding: samples[kept])
+        let first = kept.lowerBound, last = kept.upperBound - 1
+        var v = first + 1
+        for i in (first + 1)..<last where samples[i].y > samples[v].y { v = i }
+        let start = samples[first], vertex = samples[v], end = samples[last]
         e.vertex = vertex
         let a = vertex - start, b = end - vertex
         let total = a.length + b.length
         if total < parameters.minLengthMM {
             return .fail("stroke \(formatFixed(total, decimals: 1)) mm < \(formatFixed(parameters.minLengthMM, decimals: 1)) mm")
         }
-        if v < 2 || v > n - 3 {
+        if v < first + 2 || v > last - 2 {
             return .fail("no vertex: the lowest point is at an end of the stroke")
         }
         let firstAngle = degrees(atan2(a.y, a.x))
@@ -99,8 +113,12 @@ public final class CheckmarkRecognizer: Recognizer {
         if ratio > parameters.maxArmRatio {
             return .fail("second arm \(formatFixed(ratio, decimals: 2))× the first > \(formatFixed(parameters.maxArmRatio, decimals: 2))×")
         }
-        let bend1 = pathLength(0, v) / max(a.length, 0.001)
-        let bend2 = pathLength(v, n - 1) / max(b.length, 0.001)
+        let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
+        if rise < parameters.minRiseRatio {
+            return .fail("second arm rises \(formatFixed(rise, decimals: 2))× the first arm's drop < \(formatFixed(parameters.minRiseRatio, decimals: 2))×")
+        }
+        let bend1 = pathLength(first, v) / max(a.length, 0.001)
+        let bend2 = pathLength(v, last) / max(b.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .fail("arms bend: path/chord \(formatFixed(bend1, decimals: 2)) and \(formatFixed(bend2, decimals: 2)), max \(formatFixed(parameters.maxArmBend, decimals: 2))")
         }

@@ -1,11 +1,15 @@
 /// One-finger circle, clockwise or counter-clockwise.
 ///
-/// At lift: a Taubin circle fit of the resampled stroke; the RMS distance from the
+/// At lift, on the stroke resampled to evenly spaced points and lightly smoothed
+/// (sensor jitter), with a hook at either end cut off (the finger settling as it
+/// lands, flicking as it lifts): a Taubin circle fit; the RMS distance from the
 /// circle, relative to the radius, must be within `tolerance`. The stroke must
 /// sweep at least `minSweepDegrees` around the fitted centre (short arcs), keep out
 /// of the inner box around it (S shapes, spirals, figure 8), cover enough of the
-/// fitted circle's bounding box, end near where it started, and be at least
-/// `minRadiusMM` big.
+/// fitted circle's bounding box, end near where it started, be at least
+/// `minRadiusMM` big, and turn evenly: a rectangle or a triangle fits a circle
+/// quite well, but does its turning at its corners, so the share of the turning
+/// done in the sharpest fifth of the stroke must stay under `maxCornerShare`.
 public final class CircleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// RMS radial error / radius.
@@ -19,7 +23,11 @@ public final class CircleRecognizer: Recognizer {
         public var minBoxCoverage = 0.55
         /// Start-to-end gap / radius.
         public var maxEndGap = 1.2
-        public var maxDuration = Millis(4000)
+        /// Share of the stroke's turning done in its sharpest fifth, at most. An
+        /// even turn gives 0.2; people's circles 0.3–0.45; rectangles and triangles
+        /// 0.6 and more.
+        public var maxCornerShare = 0.55
+        public var maxDuration = Millis(6000)
         public init() {}
     }
 
@@ -30,12 +38,24 @@ public final class CircleRecognizer: Recognizer {
     private var state = State.tracking
     private var tracker = SingleFingerTracker()
     private var samples: [Point] = []
+    private var turns: [Double] = []
+    private var sharpest: [Int] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 64
+    /// Chord span, in samples, for turning angles: 2 of 64, a sixteenth of the
+    /// stroke with both chords; long enough to step over one jittery sample.
+    static let turnSpan = 2
+    /// The sharpest part of the stroke that `maxCornerShare` is about.
+    static let cornerFraction = 0.2
+    /// A hook is at most this part of the stroke and turns at least this much.
+    static let hookFraction = 0.1
+    static let hookDegrees = 100.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         samples.reserveCapacity(CircleRecognizer.sampleCount)
+        turns.reserveCapacity(CircleRecognizer.sampleCount)
+        sharpest.reserveCapacity(CircleRecognizer.sampleCount)
     }
 
     public func reset() {
@@ -70,16 +90,26 @@ public final class CircleRecognizer: Recognizer {
         let stroke = tracker.stroke
         guard stroke.count >= 8 else { return .fail("only \(stroke.count) points") }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
-        guard let fit = taubinCircleFit(samples) else { return .fail("no circle fits (points in a line)") }
+        smooth(&samples)
+        let kept = hookTrimmedRange(samples, maxFraction: CircleRecognizer.hookFraction,
+                                    minTurnDegrees: CircleRecognizer.hookDegrees, span: 2)
+        if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
+        if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
+        let path = samples[kept]
+        guard let fit = taubinCircleFit(path) else { return .fail("no circle fits (points in a line)") }
         let (c, r) = fit
         e.circle = (c, r)
-        e.strokeBox = Box(bounding: stroke.points)
+        let box = Box(bounding: path)
+        e.strokeBox = box
         e.innerBox = Box(center: c, halfSide: r * parameters.innerBoxFraction)
         var sq = 0.0
-        for p in samples { let d = (p.distance(to: c) - r) / r; sq += d * d }
-        let fitError = (sq / Double(samples.count)).squareRoot()
-        let swept = sweptAngle(samples, around: c)
-        e.notes.append("radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°")
+        for p in path { let d = (p.distance(to: c) - r) / r; sq += d * d }
+        let fitError = (sq / Double(path.count)).squareRoot()
+        let swept = sweptAngle(path, around: c)
+        let cornerShare = turningConcentration(samples, in: kept, span: CircleRecognizer.turnSpan,
+                                               fraction: CircleRecognizer.cornerFraction, turns: &turns, sharpest: &sharpest)
+        e.corners = sharpest.map { samples[$0] }
+        e.notes.append("radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°, sharpest fifth turns \(formatFixed(cornerShare * 100, decimals: 0))%")
         if r < parameters.minRadiusMM {
             return .fail("radius \(formatFixed(r, decimals: 1)) mm < \(formatFixed(parameters.minRadiusMM, decimals: 1)) mm")
         }
@@ -92,16 +122,19 @@ public final class CircleRecognizer: Recognizer {
         if abs(swept) > parameters.maxSweepDegrees {
             return .fail("swept \(formatFixed(abs(swept), decimals: 0))° > \(formatFixed(parameters.maxSweepDegrees, decimals: 0))°")
         }
-        if let inner = e.innerBox, let p = stroke.points.first(where: { inner.contains($0) }) {
+        if let inner = e.innerBox, let p = path.first(where: { inner.contains($0) }) {
             return .fail("point \(p) inside the inner box (±\(formatFixed(r * parameters.innerBoxFraction, decimals: 1)) mm around the centre)")
         }
-        let coverage = (e.strokeBox?.area ?? 0) / (4 * r * r)
+        let coverage = (box?.area ?? 0) / (4 * r * r)
         if coverage < parameters.minBoxCoverage {
             return .fail("stroke covers \(formatFixed(coverage * 100, decimals: 0))% of the circle's box < \(formatFixed(parameters.minBoxCoverage * 100, decimals: 0))%")
         }
-        let gap = stroke.first!.distance(to: stroke.last!) / r
+        let gap = path.first!.distance(to: path.last!) / r
         if gap > parameters.maxEndGap {
             return .fail("ends \(formatFixed(gap, decimals: 2)) radii from its start > \(formatFixed(parameters.maxEndGap, decimals: 2))")
+        }
+        if cornerShare > parameters.maxCornerShare {
+            return .fail("turns at corners: the sharpest fifth does \(formatFixed(cornerShare * 100, decimals: 0))% of the turning > \(formatFixed(parameters.maxCornerShare * 100, decimals: 0))%")
         }
         return .recognize(tracker.report(.circle(center: c, radiusMM: r, fitError: fitError, clockwise: swept > 0,
                                                  sweptDegrees: abs(swept)), at: c))

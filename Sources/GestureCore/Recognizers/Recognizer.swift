@@ -62,6 +62,10 @@ public struct Evidence: Sendable {
     public var vertex: Point?
     public var reversals: [Point] = []
     public var tapRadius: (center: Point, radius: Double)?
+    /// Where a hook at the start or end of the stroke was cut off.
+    public var hookCuts: [Point] = []
+    /// Sharp turns found along the stroke (circle: a polygon has them).
+    public var corners: [Point] = []
     public var notes: [String] = []
     public init() {}
 }

@@ -1,7 +1,7 @@
 /// A circle fitted to points by Taubin's algebraic method (G. Taubin 1991, as
 /// formulated by N. Chernov), which is unbiased for short arcs and needs no
 /// starting guess. Returns nil for fewer than three points or collinear ones.
-public func taubinCircleFit(_ points: [Point]) -> (center: Point, radius: Double)? {
+public func taubinCircleFit<C: Collection>(_ points: C) -> (center: Point, radius: Double)? where C.Element == Point {
     let n = Double(points.count)
     guard points.count >= 3 else { return nil }
     var mean = Point.zero
@@ -80,14 +80,99 @@ public func resample(_ points: [Point], count: Int, into out: inout [Point]) {
 
 /// Signed angle swept around `center` along the path, in degrees; positive is
 /// clockwise on screen (y grows downward).
-public func sweptAngle(_ points: [Point], around center: Point) -> Double {
-    guard points.count >= 2 else { return 0 }
+public func sweptAngle<C: Collection>(_ points: C, around center: Point) -> Double where C.Element == Point {
+    guard let first = points.first else { return 0 }
     var total = 0.0
-    var prev = (points[0] - center).angle
-    for i in 1..<points.count {
-        let a = (points[i] - center).angle
+    var prev = (first - center).angle
+    for p in points.dropFirst() {
+        let a = (p - center).angle
         total += wrapAngle(a - prev)
         prev = a
     }
     return degrees(total)
+}
+
+/// Smooths a path in place with a [1 2 1]/4 kernel, `passes` times, keeping its
+/// ends. Takes the sensor's jitter out of turning angles without moving the shape.
+public func smooth(_ p: inout [Point], passes: Int = 1) {
+    guard p.count >= 3 else { return }
+    for _ in 0..<passes {
+        var prev = p[0]
+        for i in 1..<(p.count - 1) {
+            let cur = p[i]
+            p[i] = (prev + cur * 2 + p[i + 1]) / 4
+            prev = cur
+        }
+    }
+}
+
+/// How much the path turns at sample `i`, in degrees (0 = straight on, 180 = back
+/// the way it came): the angle between the chords `i-span → i` and `i → i+span`.
+/// Chords, not single steps, so that one jittery sample does not make a corner.
+public func turningDegrees(_ p: [Point], at i: Int, span: Int) -> Double {
+    guard i - span >= 0, i + span < p.count else { return 0 }
+    let a = p[i] - p[i - span], b = p[i + span] - p[i]
+    guard a.length > 0, b.length > 0 else { return 0 }
+    return abs(degrees(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)))
+}
+
+/// The part of a resampled path left after cutting a hook off either end: a short
+/// end piece (at most `maxFraction` of the samples) that meets the rest at a turn
+/// of at least `minTurnDegrees` — the finger settling as it lands or flicking as it
+/// lifts. Returns the range of samples to keep.
+public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: Double, span: Int) -> Range<Int> {
+    let n = p.count
+    guard n >= 4 * span + 4 else { return 0..<n }
+    let zone = Int(Double(n) * maxFraction)
+    var start = 0, end = n
+    var best = minTurnDegrees
+    var i = span
+    while i <= zone {
+        let t = turningDegrees(p, at: i, span: span)
+        if t >= best { best = t; start = i }
+        i += 1
+    }
+    best = minTurnDegrees
+    i = n - 1 - span
+    while i >= n - 1 - zone {
+        let t = turningDegrees(p, at: i, span: span)
+        if t >= best { best = t; end = i + 1 }
+        i -= 1
+    }
+    return start..<end
+}
+
+/// The share of a path's turning done in its sharpest `fraction` of samples
+/// inside `range`: near `fraction` for a path that turns evenly (a circle), near 1
+/// for one that turns only at a few corners (a rectangle, a triangle). Uses
+/// `turns` as scratch space (its storage is reused); afterwards it holds the
+/// turning per sample, sharpest first, and `sharpest` the indices of those counted.
+public func turningConcentration(_ p: [Point], in range: Range<Int>, span: Int, fraction: Double,
+                                 turns: inout [Double], sharpest: inout [Int]) -> Double {
+    turns.removeAll(keepingCapacity: true)
+    sharpest.removeAll(keepingCapacity: true)
+    var i = range.lowerBound + span
+    while i < range.upperBound - span {
+        turns.append(turningDegrees(p, at: i, span: span))
+        sharpest.append(i)
+        i += 1
+    }
+    guard !turns.isEmpty else { return 0 }
+    // Insertion sort, sharpest first: a few dozen values, and no allocation.
+    var j = 1
+    while j < turns.count {
+        let t = turns[j], idx = sharpest[j]
+        var k = j - 1
+        while k >= 0 && turns[k] < t { turns[k + 1] = turns[k]; sharpest[k + 1] = sharpest[k]; k -= 1 }
+        turns[k + 1] = t; sharpest[k + 1] = idx
+        j += 1
+    }
+    let m = max(1, Int(Double(turns.count) * fraction))
+    var total = 0.0, top = 0.0
+    for (n, t) in turns.enumerated() {
+        total += t
+        if n < m { top += t }
+    }
+    sharpest.removeLast(sharpest.count - m)
+    return total > 0 ? top / total : 0
 }
