@@ -61,9 +61,9 @@ tolerance = 0.2             # RMS distance from the fitted circle / radius
 min_radius_mm = 6.0         # smaller circles are ignored
 min_sweep_deg = 300         # degrees the stroke must turn around the centre
 max_sweep_deg = 500         # more than this is a spiral, not a circle
-inner_box_fraction = 0.45   # no point may come nearer the centre than this box (× radius): rejects S, 8, spirals
+inner_box_fraction = 0.4   # no point may come nearer the centre than this box (× radius): rejects S, 8, spirals
 min_box_coverage = 0.55     # the stroke's bounding box must cover this much of the circle's
-max_end_gap = 1.2           # start-to-end distance, in radii
+max_end_gap = 1.5           # start-to-end distance, in radii
 max_corner_share = 0.55     # share of the turning done in the sharpest fifth of the stroke: a
                             # circle turns evenly (people's: 0.3–0.45), a rectangle or triangle
                             # at its corners (0.6 and more)
@@ -83,7 +83,7 @@ first_arm_min_deg = 0       # first arm's angle below horizontal (90 = straight 
 first_arm_max_deg = 115
 second_arm_min_deg = 20     # second arm's angle above horizontal
 second_arm_max_deg = 85
-max_arm_bend = 1.5          # path length / straight length of each arm
+max_arm_bend = 1.7          # path length / straight length of each arm
 max_duration_ms = 3000
 simultaneous_with = ["pan"]
 

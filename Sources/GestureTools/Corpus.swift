@@ -81,6 +81,17 @@ public enum Corpus {
         return items
     }
 
+    /// The items with `perturbation` applied to their strokes (recordings stay as they are).
+    public static func perturbed(_ items: [CorpusItem], _ perturbation: Perturbation, pxPerMM: Double) -> [CorpusItem] {
+        guard !perturbation.isNone else { return items }
+        return items.enumerated().map { i, item in
+            guard case .stroke(let s) = item.input else { return item }
+            var out = item
+            out.input = .stroke(perturbation.apply(to: s, index: i, pxPerMM: pxPerMM))
+            return out
+        }
+    }
+
     static func isStroke(_ f: String) -> Bool { f.hasSuffix(".xml") }
     static func isRecording(_ f: String) -> Bool { f.hasSuffix(".events") || f.hasSuffix(".event") }
 

@@ -26,6 +26,15 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(name: .long, help: "List every missed and falsely accepted input with its reason.")
     var details = false
 
+    @Option(name: .long, help: ArgumentHelp("Add Gaussian jitter of this standard deviation to every stroke point.", valueName: "MM"))
+    var jitter: Double = 0
+
+    @Option(name: .long, help: ArgumentHelp("Add a hook this long at both ends of every stroke, in a random direction.", valueName: "MM"))
+    var hook: Double = 0
+
+    @Option(name: .long, help: "Seed for --jitter and --hook.")
+    var seed: UInt64 = 1
+
     @Flag(name: .customLong("no-mirror"), help: "Do not add mirrored circles.")
     var noMirror = false
 
@@ -38,15 +47,18 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         guard pxPerMM > 0 else { throw ValidationError("--px-per-mm must be > 0") }
+        guard jitter >= 0, hook >= 0 else { throw ValidationError("--jitter and --hook are lengths in mm, ≥ 0") }
     }
 
     func run() throws {
         let configuration = try config.load()
-        let items: [CorpusItem]
+        var items: [CorpusItem]
+        let perturbation = Perturbation(jitterMM: jitter, hookMM: hook, seed: seed)
         do {
             items = try Corpus.load(corpus, mirrorCircles: !noMirror) { warning in
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
+            items = Corpus.perturbed(items, perturbation, pxPerMM: pxPerMM)
         } catch {
             throw CleanExit.message("gesturectl evaluate: \(error)", code: 1)
         }
@@ -57,7 +69,8 @@ struct EvaluateCommand: ParsableCommand {
             throw CleanExit.message("gesturectl evaluate: \(error)", code: 1)
         }
         let report = AccuracyReport(items: items, outcomes: outcomes, configuration: configuration)
-        var out = json ? try report.json() + "\n" : "config: \(configuration.source)\n" + report.text(details: details)
+        var out = json ? try report.json() + "\n" : "config: \(configuration.source)\n"
+            + (perturbation.isNone ? "" : "strokes perturbed: \(perturbation.description)\n") + report.text(details: details)
         if leaveOneSubjectOut {
             let loso = LeaveOneSubjectOut.run(items: items, configuration: configuration, pxPerMM: pxPerMM)
             out += json ? try loso.json() + "\n" : "\n" + loso.text()

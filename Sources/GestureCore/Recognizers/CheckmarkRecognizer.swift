@@ -23,7 +23,7 @@ public final class CheckmarkRecognizer: Recognizer {
         public var secondArmMinDegrees = 20.0
         public var secondArmMaxDegrees = 85.0
         /// Path length / chord of each arm, at most.
-        public var maxArmBend = 1.5
+        public var maxArmBend = 1.7
         public var maxDuration = Millis(3000)
         public init() {}
     }
@@ -40,7 +40,7 @@ public final class CheckmarkRecognizer: Recognizer {
     /// A hook is at most this part of the stroke (a first arm is longer unless the
     /// arm ratio is far past `maxArmRatio`) and turns back at least this much.
     static let hookFraction = 0.08
-    static let hookDegrees = 120.0
+    static let hookDegrees = 75.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters

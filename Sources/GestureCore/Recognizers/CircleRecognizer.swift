@@ -18,11 +18,11 @@ public final class CircleRecognizer: Recognizer {
         public var minSweepDegrees = 300.0
         public var maxSweepDegrees = 500.0
         /// Half-side of the forbidden inner box, as a fraction of the radius.
-        public var innerBoxFraction = 0.45
+        public var innerBoxFraction = 0.4
         /// Stroke bounding box area / fitted circle bounding box area.
         public var minBoxCoverage = 0.55
         /// Start-to-end gap / radius.
-        public var maxEndGap = 1.2
+        public var maxEndGap = 1.5
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.3–0.45; rectangles and triangles
         /// 0.6 and more.
@@ -49,7 +49,7 @@ public final class CircleRecognizer: Recognizer {
     static let cornerFraction = 0.2
     /// A hook is at most this part of the stroke and turns at least this much.
     static let hookFraction = 0.1
-    static let hookDegrees = 100.0
+    static let hookDegrees = 75.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
