@@ -3,6 +3,10 @@
 /// as soon as `reversals` are reached. Fails at once when a stroke takes longer
 /// than `maxStrokeDuration` (too slow) or moves more vertically than
 /// `maxVerticalRatio` times its horizontal travel (too vertical).
+///
+/// A stroke runs from one turn to the next, timed from turn point to turn point
+/// (not to the moment the travel back confirms the turn), and the first one from
+/// when the finger starts moving, not from when it lands.
 public final class TickleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         public var reversals = 4
@@ -21,11 +25,15 @@ public final class TickleRecognizer: Recognizer {
     /// +1 moving right, -1 moving left, 0 not yet moving.
     private var direction = 0
     private var extreme = Point.zero
+    private var extremeTime = EventTime.zero
     private var strokeStart = Point.zero
     private var strokeStartTime = EventTime.zero
     private var count = 0
     private var reversalPoints: [Point] = []
     private var started = false
+
+    /// Movement of a finger that has landed and not started scrubbing yet.
+    static let restMM = 1.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -43,6 +51,11 @@ public final class TickleRecognizer: Recognizer {
 
     public var deadline: EventTime? {
         guard state == .tracking, started else { return nil }
+        // Coming back from the farthest point: that was the turn, and the next
+        // stroke started there.
+        if direction != 0, let p = tracker.stroke.last, Double(direction) * (p.x - extreme.x) < 0 {
+            return extremeTime + parameters.maxStrokeDuration
+        }
         return strokeStartTime + parameters.maxStrokeDuration
     }
 
@@ -59,7 +72,7 @@ public final class TickleRecognizer: Recognizer {
         guard let p = tracker.stroke.last else { return .none }
         if !started {
             started = true
-            extreme = p; strokeStart = p; strokeStartTime = frame.time
+            extreme = p; strokeStart = p; strokeStartTime = frame.time; extremeTime = frame.time
         }
         switch step {
         case .cancelled:
@@ -72,21 +85,28 @@ public final class TickleRecognizer: Recognizer {
         }
         let dx = p.x - extreme.x
         if direction == 0 {
-            if abs(dx) >= parameters.minTravelMM {
+            if p.distance(to: strokeStart) < TickleRecognizer.restMM {
+                strokeStartTime = frame.time // still resting where it landed
+            } else if abs(dx) >= parameters.minTravelMM {
                 direction = dx > 0 ? 1 : -1
-                extreme = p
+                extreme = p; extremeTime = frame.time
             }
         } else if (Double(direction) * dx) > 0 {
-            extreme = p // further along the current direction
+            // Further along the current direction.
+            extreme = p; extremeTime = frame.time
+            if extremeTime - strokeStartTime > parameters.maxStrokeDuration {
+                state = .decided
+                return .fail("too slow: stroke \(count + 1) took \(extremeTime - strokeStartTime) > \(parameters.maxStrokeDuration) (\(count) reversals)")
+            }
         } else if abs(dx) >= parameters.minTravelMM {
             // Reversal: the finished stroke ran from strokeStart to extreme.
             if let why = checkStroke(to: extreme, at: frame.time) { state = .decided; return .fail(why) }
             count += 1
             reversalPoints.append(extreme)
             strokeStart = extreme
-            strokeStartTime = frame.time
+            strokeStartTime = extremeTime
             direction = -direction
-            extreme = p
+            extreme = p; extremeTime = frame.time
             if count >= parameters.reversals {
                 state = .decided
                 return .recognize(tracker.report(.tickle(reversals: count)))
