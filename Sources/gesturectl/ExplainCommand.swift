@@ -1,6 +1,63 @@
 import ArgumentParser
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureTools
 
 struct ExplainCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Draw why.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Draw why: each touch's path in mm and, for every recognizer that looked at it, its evidence, decision and reason.",
+        discussion: """
+        INPUT is an evemu recording or a $1-style stroke file (.xml). The SVG shows the \
+        fitted circle, its centre and inner box, bounding boxes, the checkmark vertex and \
+        arms, tickle reversals and tap radius, with a legend, a 10 mm grid and a scale bar; \
+        every decision is printed too. --png needs rsvg-convert (Debian: librsvg2-bin).
+        """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Option(name: .long, help: ArgumentHelp("Write the picture as SVG here.", valueName: "FILE"))
+    var svg: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also write it as PNG here (rsvg-convert).", valueName: "FILE"))
+    var png: String?
+
+    @Option(name: .customLong("px-per-mm"), help: "Stroke pixels per millimetre for .xml strokes.")
+    var pxPerMM: Double = StrokeFrames.defaultPxPerMM
+
+    @Argument(help: "A recording (.events/.event) or a stroke (.xml).")
+    var input: String
+
+    func validate() throws {
+        guard svg != nil || png != nil else { throw ValidationError("give --svg FILE (and/or --png FILE)") }
+        guard pxPerMM > 0 else { throw ValidationError("--px-per-mm must be > 0") }
+    }
+
+    func run() throws {
+        let configuration = try config.load()
+        let explanation: Explanation
+        do {
+            let frames = try Explanation.frames(of: input, configuration: configuration, pxPerMM: pxPerMM)
+            let name = input.split(separator: "/").suffix(3).joined(separator: "/")
+            explanation = Explanation(title: "\(name) — config \(configuration.source)", frames: frames,
+                                      configuration: configuration)
+        } catch {
+            throw CleanExit.message("gesturectl explain: \(error)", code: 1)
+        }
+        let text = explanation.svg()
+        do {
+            if let svg { try text.write(toFile: svg, atomically: true, encoding: .utf8) }
+            if let png { try PNGRenderer.render(svg: text, to: png) }
+        } catch {
+            throw CleanExit.message("gesturectl explain: \(error)", code: 1)
+        }
+        var out = ""
+        for d in explanation.decisions {
+            out += "\(d.name) (\(d.kind.rawValue)): \(d.state.rawValue)"
+            if let r = d.reason { out += " — \(r)" }
+            out += "\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
 }

@@ -76,7 +76,7 @@ public final class CheckmarkRecognizer: Recognizer {
         var e = Evidence()
         defer { lastEvidence = e }
         let stroke = tracker.stroke
-        guard stroke.count >= 5 else { return .fail("only \(stroke.count) points") }
+        guard stroke.count >= 5 else { return .fail("\(stroke.count) point\(stroke.count == 1 ? "" : "s") < 5: too few for a checkmark") }
         resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
         smooth(&samples)
         let kept = hookTrimmedRange(samples, maxFraction: CheckmarkRecognizer.hookFraction,
@@ -89,6 +89,7 @@ public final class CheckmarkRecognizer: Recognizer {
         for i in (first + 1)..<last where samples[i].y > samples[v].y { v = i }
         let start = samples[first], vertex = samples[v], end = samples[last]
         e.vertex = vertex
+        e.chords = [start, vertex, end]
         let a = vertex - start, b = end - vertex
         let total = a.length + b.length
         if total < parameters.minLengthMM {

@@ -88,7 +88,7 @@ public final class CircleRecognizer: Recognizer {
         var e = Evidence()
         defer { lastEvidence = e }
         let stroke = tracker.stroke
-        guard stroke.count >= 8 else { return .fail("only \(stroke.count) points") }
+        guard stroke.count >= 8 else { return .fail("\(stroke.count) point\(stroke.count == 1 ? "" : "s") < 8: too few to fit a circle") }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples)
         let kept = hookTrimmedRange(samples, maxFraction: CircleRecognizer.hookFraction,

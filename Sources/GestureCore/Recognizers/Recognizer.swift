@@ -64,8 +64,10 @@ public struct Evidence: Sendable {
     public var tapRadius: (center: Point, radius: Double)?
     /// Where a hook at the start or end of the stroke was cut off.
     public var hookCuts: [Point] = []
-    /// Sharp turns found along the stroke (circle: a polygon has them).
+    /// The sharpest-turning samples of the stroke (circle: a polygon's cluster at its corners).
     public var corners: [Point] = []
+    /// Straight chords the decision measured (checkmark: start → vertex → end).
+    public var chords: [Point] = []
     public var notes: [String] = []
     public init() {}
 }

@@ -1,0 +1,348 @@
+import Foundation
+import GestureCore
+import GestureDaemon
+
+/// What the arena decided about an input and what each recognizer looked at,
+/// ready to be drawn.
+public struct Explanation: Sendable {
+    public struct Decision: Sendable {
+        public var name: String
+        public var kind: GestureKind
+        public var state: GestureState
+        public var time: EventTime
+        /// The touch sequence (1, 2, …) it decided about.
+        public var sequence: Int
+        public var reason: String?
+        public var detail: GestureDetail
+        /// What the recognizer measured, when the decision was its own (not the
+        /// arena's: excluded, prevented, waiting for another).
+        public var evidence: Evidence?
+    }
+
+    public var title: String
+    /// One path per touch, in mm, in the order the touches began.
+    public var paths: [[Point]]
+    public var decisions: [Decision]
+    /// Size of the device's active area, mm.
+    public var areaMM: Point
+
+    /// Runs frames through the arena of `configuration`, keeping each touch's path
+    /// and, for every decision, the deciding recognizer's evidence.
+    public init(title: String, frames: [TouchFrame], configuration: Configuration) {
+        self.title = title
+        let arena = configuration.makeArena(device: frames.first?.device ?? "device")
+        var pathIndex: [TouchID: Int] = [:]
+        var paths: [[Point]] = []
+        var decisions: [Decision] = []
+        var events: [GestureEvent] = []
+        var sequence = 0
+        var live = 0
+        func collect(_ from: Int) {
+            for e in events[from...] {
+                switch e.state {
+                case .recognized, .failed, .cancelled, .ended: break
+                default: continue
+                }
+                let decidedByArena = e.reason.map(Self.isArenaReason) ?? false
+                let evidence = decidedByArena ? nil : arena.member(named: e.name)?.recognizer.evidence
+                decisions.append(Decision(name: e.name, kind: e.kind, state: e.state, time: e.time, sequence: max(sequence, 1),
+                                          reason: e.reason, detail: e.detail, evidence: evidence))
+            }
+        }
+        for f in frames {
+            if live == 0 && f.began { sequence += 1 }
+            for t in f.touches {
+                if let i = pathIndex[t.id] {
+                    if paths[i].last != t.position { paths[i].append(t.position) }
+                } else {
+                    pathIndex[t.id] = paths.count
+                    paths.append([t.position])
+                }
+            }
+            live = f.liveCount
+            let before = events.count
+            arena.handle(f, into: &events)
+            collect(before)
+        }
+        if let last = frames.last {
+            let before = events.count
+            arena.advance(to: last.time + Millis(60_000), into: &events)
+            collect(before)
+        }
+        self.paths = paths
+        self.decisions = decisions
+        areaMM = frames.first?.areaMM ?? Point(x: 100, y: 100)
+    }
+
+    /// Failures the arena decided, not the recognizer's own look at the touches.
+    static func isArenaReason(_ r: String) -> Bool {
+        r.hasPrefix("excluded:") || r.hasPrefix("prevented:") || r.hasPrefix("requires ")
+            || r.hasPrefix("touches lifted before") || r.hasPrefix("internal:")
+    }
+
+    /// A $1-style stroke file or an evemu recording, as touch frames.
+    public static func frames(of path: String, configuration: Configuration,
+                              pxPerMM: Double = StrokeFrames.defaultPxPerMM) throws -> [TouchFrame] {
+        if path.hasSuffix(".xml") {
+            return StrokeFrames.frames(of: try DollarXML.load(path: path), pxPerMM: pxPerMM)
+        }
+        let (device, events) = try Replay.load(recording: path, descPath: nil)
+        if device.isTypeA { _ = try TypeAConversion.convert(device: device, events: events) }
+        guard let geometry = configuration.geometry(for: device) else {
+            throw Replay.Failure("\(path): the device '\(device.name)' has no X/Y axes; it is not a touchscreen")
+        }
+        var decoder = SlotDecoder(device: device, geometry: geometry)
+        var frames: [TouchFrame] = []
+        for e in events where decoder.feed(e) { frames.append(decoder.lastFrame) }
+        return frames
+    }
+}
+
+// MARK: - SVG
+
+extension Explanation {
+    /// Colours per kind, readable on white and told apart by most colour-blind eyes.
+    static func colour(_ kind: GestureKind) -> String {
+        switch kind {
+        case .circle: "#1f6fb4"
+        case .checkmark: "#d95f02"
+        case .tickle: "#7b3294"
+        case .tap: "#1b9e77"
+        case .pan: "#777777"
+        }
+    }
+
+    /// Everything drawn, in mm, for the view box.
+    private var bounds: Box {
+        var b: Box?
+        func add(_ p: Point) { if b == nil { b = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { b!.include(p) } }
+        for path in paths { for p in path { add(p) } }
+        for d in decisions where d.state == .recognized {
+            guard let e = d.evidence else { continue }
+            if let c = e.circle {
+                add(Point(x: c.center.x - c.radius, y: c.center.y - c.radius))
+                add(Point(x: c.center.x + c.radius, y: c.center.y + c.radius))
+            }
+            if let t = e.tapRadius, d.kind == .tap, d.state == .recognized {
+                add(Point(x: t.center.x - t.radius, y: t.center.y - t.radius))
+                add(Point(x: t.center.x + t.radius, y: t.center.y + t.radius))
+            }
+        }
+        return b ?? Box(minX: 0, minY: 0, maxX: 10, maxY: 10)
+    }
+
+    /// One self-contained SVG: the touches' paths in mm with a 10 mm grid and a
+    /// scale bar, each recognizer's evidence in its colour, a legend, and one line
+    /// per decision with its reason.
+    public func svg() -> String {
+        var b = bounds
+        let marginMM = 4.0
+        b = Box(minX: b.minX - marginMM, minY: b.minY - marginMM, maxX: b.maxX + marginMM, maxY: b.maxY + marginMM)
+        let longest = max(b.width, b.height, 1)
+        let scale = min(20, max(2, 560 / longest)) // px per mm
+        let pad = 20.0
+        let drawW = b.width * scale, drawH = b.height * scale
+        let legendW = 250.0
+        let lineH = 18.0
+        let lines = decisions.count
+        let textTop = pad + 34 + drawH + 62
+        let longestLine = decisions.map { Self.line($0, numbered: true).count }.max() ?? 0
+        let width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, title.count + 4)) * 7.6 + pad)
+        let legendH = 14 * lineH + 20
+        let height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
+        let ox = pad, oy = pad + 34
+        func x(_ v: Double) -> String { formatFixed(ox + (v - b.minX) * scale, decimals: 1) }
+        func y(_ v: Double) -> String { formatFixed(oy + (v - b.minY) * scale, decimals: 1) }
+        func len(_ v: Double) -> String { formatFixed(v * scale, decimals: 1) }
+        func pts(_ ps: [Point]) -> String { ps.map { x($0.x) + "," + y($0.y) }.joined(separator: " ") }
+
+        var s = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(formatFixed(width, decimals: 0))" height="\(formatFixed(height, decimals: 0))" \
+        viewBox="0 0 \(formatFixed(width, decimals: 0)) \(formatFixed(height, decimals: 0))" font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">
+
+        """
+        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        s += "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Self.escape(title))</text>\n"
+        s += "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es"), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
+        // Grid every 10 mm.
+        s += "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
+        var g = (b.minX / 10).rounded(.up) * 10
+        while g <= b.maxX { s += "<line x1=\"\(x(g))\" y1=\"\(y(b.minY))\" x2=\"\(x(g))\" y2=\"\(y(b.maxY))\"/>\n"; g += 10 }
+        g = (b.minY / 10).rounded(.up) * 10
+        while g <= b.maxY { s += "<line x1=\"\(x(b.minX))\" y1=\"\(y(g))\" x2=\"\(x(b.maxX))\" y2=\"\(y(g))\"/>\n"; g += 10 }
+        s += "</g>\n"
+        s += "<rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\" fill=\"none\" stroke=\"#bbb\"/>\n"
+
+        // Evidence under the paths, so the paths stay visible; clipped to the drawing
+        // (a failed fit can be far bigger than the stroke).
+        s += "<clipPath id=\"drawing\"><rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\"/></clipPath>\n"
+        s += "<g clip-path=\"url(#drawing)\">\n"
+        for d in decisions {
+            guard let e = d.evidence else { continue }
+            let c = Self.colour(d.kind)
+            let cls = d.name.replacingOccurrences(of: "\"", with: "")
+            s += "<g class=\"evidence\" data-recognizer=\"\(Self.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
+            if let box = e.strokeBox, d.kind == .circle || d.kind == .checkmark {
+                s += "<rect class=\"stroke-box\" x=\"\(x(box.minX))\" y=\"\(y(box.minY))\" width=\"\(len(box.width))\" height=\"\(len(box.height))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
+            }
+            if let circle = e.circle {
+                s += "<circle class=\"fitted-circle\" cx=\"\(x(circle.center.x))\" cy=\"\(y(circle.center.y))\" r=\"\(len(circle.radius))\" data-radius-mm=\"\(formatFixed(circle.radius, decimals: 2))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\" opacity=\"0.85\"/>\n"
+                let arm = 2.0
+                s += "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
+            }
+            if let inner = e.innerBox {
+                s += "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
+            }
+            for p in e.corners {
+                s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4\" fill=\"\(c)\" fill-opacity=\"0.35\"/>\n"
+            }
+            if e.chords.count >= 2 {
+                s += "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
+            }
+            if let v = e.vertex {
+                let r = 6.0
+                s += "<path class=\"vertex\" d=\"M\(x(v.x)),\(formatFixed(oy + (v.y - b.minY) * scale - r, decimals: 1)) l\(r),\(r) l-\(r),\(r) l-\(r),-\(r) z\" fill=\"\(c)\" stroke=\"white\"/>\n"
+            }
+            for (i, p) in e.reversals.enumerated() {
+                s += "<circle class=\"reversal\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"7\" fill=\"\(c)\"/>\n"
+                s += "<text x=\"\(x(p.x))\" y=\"\(formatFixed(oy + (p.y - b.minY) * scale + 4, decimals: 1))\" text-anchor=\"middle\" font-size=\"11\" fill=\"white\" font-weight=\"bold\">\(i + 1)</text>\n"
+            }
+            if let t = e.tapRadius, d.kind == .tap, d.state == .recognized {
+                s += "<circle class=\"tap-radius\" cx=\"\(x(t.center.x))\" cy=\"\(y(t.center.y))\" r=\"\(len(t.radius))\" data-radius-mm=\"\(formatFixed(t.radius, decimals: 2))\" fill=\"\(c)\" fill-opacity=\"0.08\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n"
+            }
+            for p in e.hookCuts {
+                let r = 5.0
+                let cx = oy + (p.y - b.minY) * scale, px = ox + (p.x - b.minX) * scale
+                s += "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
+            }
+            s += "</g>\n"
+        }
+
+        s += "</g>\n"
+
+        // Touch paths on top.
+        for (i, path) in paths.enumerated() {
+            guard let first = path.first, let last = path.last else { continue }
+            s += "<g class=\"touch\" data-touch=\"\(i + 1)\">\n"
+            if path.count > 1 {
+                s += "<polyline class=\"touch-path\" points=\"\(pts(path))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n"
+            }
+            s += "<circle class=\"touch-start\" cx=\"\(x(first.x))\" cy=\"\(y(first.y))\" r=\"5\" fill=\"#2ca02c\" stroke=\"white\"/>\n"
+            s += "<rect class=\"touch-end\" x=\"\(formatFixed(ox + (last.x - b.minX) * scale - 4, decimals: 1))\" y=\"\(formatFixed(oy + (last.y - b.minY) * scale - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
+            s += "</g>\n"
+        }
+
+        // Scale bar: 10 mm (or 5 mm on a small drawing), under the drawing.
+        let barMM = b.width >= 25 ? 10.0 : 5.0
+        let by = oy + drawH + 18
+        s += "<g class=\"scale-bar\"><line x1=\"\(ox)\" y1=\"\(by)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by)\" stroke=\"black\" stroke-width=\"3\"/>"
+        s += "<line x1=\"\(ox)\" y1=\"\(by - 5)\" x2=\"\(ox)\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/><line x1=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y1=\"\(by - 5)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/>"
+        s += "<text x=\"\(formatFixed(ox + barMM * scale + 8, decimals: 1))\" y=\"\(by + 5)\">\(formatFixed(barMM, decimals: 0)) mm</text></g>\n"
+
+        // Legend.
+        let lx = pad + drawW + pad, ly = oy
+        s += "<g class=\"legend\">\n<rect x=\"\(lx)\" y=\"\(ly)\" width=\"\(legendW)\" height=\"\(formatFixed(legendH, decimals: 0))\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n"
+        var row = 0
+        func legend(_ symbol: String, _ label: String) {
+            let cy = ly + 20 + Double(row) * lineH
+            s += "<g transform=\"translate(\(formatFixed(lx + 12, decimals: 1)),\(formatFixed(cy, decimals: 1)))\">\(symbol)</g>"
+            s += "<text x=\"\(formatFixed(lx + 46, decimals: 1))\" y=\"\(formatFixed(cy + 4, decimals: 1))\">\(label)</text>\n"
+            row += 1
+        }
+        legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#222\" stroke-width=\"2\"/>", "touch path")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"#2ca02c\"/>", "finger down")
+        legend("<rect x=\"8\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d62728\"/>", "finger up")
+        let cc = Self.colour(.circle)
+        legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>", "circle: fitted circle, + centre")
+        legend("<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>", "circle: inner box (keep out)")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"\(cc)\" fill-opacity=\"0.35\"/>", "circle: sharpest fifth of turns")
+        legend("<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>", "stroke bounding box")
+        legend("<path d=\"M7,-5 l10,10 M17,-5 l-10,10\" stroke=\"#555\" stroke-width=\"2.5\"/>", "hook cut off here")
+        let ck = Self.colour(.checkmark)
+        legend("<path d=\"M12,-6 l6,6 l-6,6 l-6,-6 z\" fill=\"\(ck)\"/>", "checkmark: vertex")
+        legend("<polyline points=\"0,-5 8,5 24,-7\" fill=\"none\" stroke=\"\(ck)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>", "checkmark: arms measured")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Self.colour(.tickle))\"/><text x=\"12\" y=\"4\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">1</text>", "tickle: reversals, in order")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Self.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Self.colour(.tap))\" stroke-dasharray=\"4,3\"/>", "tap: allowed movement")
+        s += "<text x=\"\(formatFixed(lx + 12, decimals: 1))\" y=\"\(formatFixed(ly + 20 + Double(row) * lineH + 4, decimals: 1))\" fill=\"#555\">✓ recognized  ✗ failed  — cancelled</text>\n"
+        s += "</g>\n"
+
+        // Decisions, one line each.
+        s += "<g class=\"decisions\">\n"
+        s += "<text x=\"\(pad)\" y=\"\(formatFixed(textTop - 6, decimals: 1))\" font-weight=\"bold\">Decisions</text>\n"
+        for (i, d) in decisions.enumerated() {
+            let ty = textTop + 14 + Double(i) * lineH
+            let text = Self.line(d, numbered: decisions.contains { $0.sequence != d.sequence })
+            let weight = d.state == .recognized || d.state == .ended ? " font-weight=\"bold\"" : ""
+            s += "<text class=\"decision\" data-recognizer=\"\(Self.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Self.colour(d.kind))\"\(weight)>\(Self.escape(text))</text>\n"
+        }
+        s += "</g>\n</svg>\n"
+        return s
+    }
+
+    /// One decision in words: mark, name, kind, state, and the reason or what it reported.
+    static func line(_ d: Decision, numbered: Bool) -> String {
+        let mark: String
+        switch d.state {
+        case .recognized, .ended: mark = "✓"
+        case .failed: mark = "✗"
+        default: mark = "—"
+        }
+        var text = "\(mark) \(d.name) (\(d.kind.rawValue)): \(d.state.rawValue)"
+        if let r = d.reason { text += " — \(r)" } else if let note = summary(d) { text += " — \(note)" }
+        return numbered ? "[\(d.sequence)] " + text : text
+    }
+
+    /// What a recognized gesture reported, in words.
+    static func summary(_ d: Decision) -> String? {
+        switch d.detail {
+        case .circle(let c, let r, let err, let cw, let swept):
+            return "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")"
+        case .checkmark(let v): return "vertex \(v)"
+        case .tickle(let n): return "\(n) reversals"
+        case .tap(let n): return "\(n) tap\(n == 1 ? "" : "s")"
+        case .pan(let t, _): return "moved \(t)"
+        case .none: return d.evidence?.notes.first
+        }
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Renders an SVG file to PNG with `rsvg-convert` (Debian: librsvg2-bin).
+public enum PNGRenderer {
+    public static func render(svg: String, to png: String) throws {
+        guard let tool = findTool("rsvg-convert") else {
+            throw Replay.Failure("rsvg-convert not found; install it (Debian: apt install librsvg2-bin) or use --svg only")
+        }
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("gesturectl-\(getpid()).svg")
+        try svg.write(to: tmp, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = ["--background-color=white", "-o", png, tmp.path]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw Replay.Failure("rsvg-convert failed (exit \(p.terminationStatus))") }
+    }
+
+    static func findTool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
