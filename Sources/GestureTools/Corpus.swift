@@ -14,6 +14,11 @@ public struct CorpusItem: Sendable {
     /// True for a circle mirrored left-right: it counts toward circle recall only.
     public var mirrored = false
     public var input: Input
+
+    public init(label: String, subject: String, speed: String, source: String, mirrored: Bool = false, input: Input) {
+        self.label = label; self.subject = subject; self.speed = speed; self.source = source
+        self.mirrored = mirrored; self.input = input
+    }
 }
 
 /// Finds labelled inputs: $1-style stroke XML files, evemu recordings, and the

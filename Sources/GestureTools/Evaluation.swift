@@ -8,6 +8,7 @@ public struct Outcome: Sendable {
     public var accepted: Set<String> = []
     /// Each recognizer's failure or cancellation reason, by name (the first one).
     public var reasons: [String: String] = [:]
+    public init() {}
 }
 
 /// Runs labelled inputs through the real arena built from a configuration.

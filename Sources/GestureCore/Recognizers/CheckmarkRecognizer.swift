@@ -96,7 +96,7 @@ public final class CheckmarkRecognizer: Recognizer {
             return .fail("stroke \(formatFixed(total, decimals: 1)) mm < \(formatFixed(parameters.minLengthMM, decimals: 1)) mm")
         }
         if v < first + 2 || v > last - 2 {
-            return .fail("no vertex: the lowest point is at an end of the stroke")
+            return .fail("no vertex: the lowest point is sample \(v - first + 1) of \(last - first + 1), at an end of the stroke")
         }
         let firstAngle = degrees(atan2(a.y, a.x))
         let secondAngle = degrees(atan2(-b.y, b.x))

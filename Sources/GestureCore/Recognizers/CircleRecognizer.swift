@@ -96,7 +96,7 @@ public final class CircleRecognizer: Recognizer {
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
         if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
         let path = samples[kept]
-        guard let fit = taubinCircleFit(path) else { return .fail("no circle fits (points in a line)") }
+        guard let fit = taubinCircleFit(path) else { return .fail("no circle fits: the \(path.count) points lie on a line") }
         let (c, r) = fit
         e.circle = (c, r)
         let box = Box(bounding: path)

@@ -1,0 +1,93 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureTools
+import Testing
+
+@Suite("explain's picture")
+struct ExplainTests {
+    let config = ConfigLoader.builtIn()
+
+    func explain(_ path: String) throws -> (Explanation, String) {
+        let frames = try Explanation.frames(of: path, configuration: config)
+        let e = Explanation(title: "test", frames: frames, configuration: config)
+        return (e, e.svg())
+    }
+
+    /// The value of `name="…"` in the first element of class `cls`.
+    func attribute(_ name: String, ofClass cls: String, in svg: String) -> String? {
+        guard let start = svg.range(of: "class=\"\(cls)\"") else { return nil }
+        let tagStart = svg[..<start.lowerBound].lastIndex(of: "<")!
+        let tag = svg[tagStart...].prefix { $0 != ">" }
+        guard let a = tag.range(of: " \(name)=\"") else { return nil }
+        return String(tag[a.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func aCircleShowsItsFittedCircleCentreInnerBoxAndDecision() throws {
+        let (e, svg) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
+        let decision = try #require(e.decisions.first { $0.name == "circle" })
+        #expect(decision.state == .recognized)
+        guard case .circle(let centre, let radius, _, _, _) = decision.detail else { Issue.record("no circle"); return }
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.hasSuffix("</svg>\n"))
+        // The fitted circle, with the radius the recognizer reported.
+        let mm = try #require(attribute("data-radius-mm", ofClass: "fitted-circle", in: svg).flatMap(Double.init))
+        #expect(abs(mm - radius) < 0.01)
+        let evidence = try #require(decision.evidence?.circle)
+        #expect(evidence.center == centre)
+        let r = try #require(attribute("r", ofClass: "fitted-circle", in: svg).flatMap(Double.init))
+        // r in px / radius in mm is the drawing's scale; the 10 mm scale bar is drawn at it.
+        let scale = r / radius
+        #expect(scale >= 2 && scale <= 20)
+        let bar = try #require(svg.components(separatedBy: "class=\"scale-bar\"").dropFirst().first)
+        let x1 = try #require(attribute("x1", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" ")).flatMap(Double.init))
+        let x2 = try #require(attribute("x2", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" ")).flatMap(Double.init))
+        #expect(abs((x2 - x1) - 10 * scale) < 0.2, "10 mm bar: \(x2 - x1) px at \(scale) px/mm")
+        for cls in ["centre", "inner-box", "touch-path", "touch-start", "touch-end", "scale-bar", "legend", "decision"] {
+            #expect(svg.contains("class=\"\(cls)\""), "\(cls)")
+        }
+        #expect(svg.contains("circle (circle): recognized — centre"))
+        #expect(svg.contains("10 mm</text>"))
+        #expect(svg.contains("✗ checkmark (checkmark): failed — excluded: circle was recognized first"))
+    }
+
+    @Test func aFailedCircleSaysWhyAndAPolygonShowsItsCorners() throws {
+        let (e, svg) = try explain(fixturesDir + "/dollar1/s01/medium/rectangle01.xml")
+        let circle = try #require(e.decisions.first { $0.name == "circle" })
+        #expect(circle.state == .failed)
+        let reason = try #require(circle.reason)
+        let escaped = reason.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+        #expect(svg.contains("circle (circle): failed — \(escaped)"))
+        #expect(svg.contains("class=\"sharp-turn\""))
+    }
+
+    @Test func aCheckmarkShowsItsVertexAndArms() throws {
+        let (e, svg) = try explain(fixturesDir + "/dollar1/s03/medium/check02.xml")
+        #expect(e.decisions.contains { $0.name == "checkmark" && $0.state == .recognized })
+        #expect(svg.contains("class=\"vertex\""))
+        #expect(svg.contains("class=\"chords\""))
+        #expect(svg.contains("checkmark (checkmark): recognized — vertex"))
+    }
+
+    @Test func aTickleShowsItsReversalsInOrder() throws {
+        let (e, svg) = try explain(fixturesDir + "/tickle/fast/tickle01.xml")
+        let tickle = try #require(e.decisions.first { $0.name == "tickle" })
+        #expect(tickle.state == .recognized)
+        #expect(svg.components(separatedBy: "class=\"reversal\"").count - 1 == 4)
+    }
+
+    @Test func aRecordingOfTapsShowsTapRadiiAndNumberedSequences() throws {
+        let (e, svg) = try explain(fixturesDir + "/recordings/Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events")
+        #expect(e.paths.count == 9)
+        #expect(svg.contains("class=\"tap-radius\""))
+        #expect(attribute("data-radius-mm", ofClass: "tap-radius", in: svg) == "5.00")
+        #expect(svg.contains("[2] ✓ double_tap (tap): recognized — 2 taps"))
+    }
+
+    @Test func textIsEscaped() throws {
+        let frames = try Explanation.frames(of: fixturesDir + "/dollar1/s01/medium/circle01.xml", configuration: config)
+        let svg = Explanation(title: "a <b> & \"c\"", frames: frames, configuration: config).svg()
+        #expect(svg.contains("a &lt;b&gt; &amp; &quot;c&quot;"))
+    }
+}
