@@ -42,6 +42,9 @@ struct EvaluateCommand: ParsableCommand {
           help: "Also tune the main circle and checkmark parameters on all subjects but one and report on that one, for each subject.")
     var leaveOneSubjectOut = false
 
+    @Option(name: .customLong("loso-budget"), help: ArgumentHelp("False accepts allowed on the training subjects when choosing, in percent.", valueName: "PERCENT"))
+    var losoBudget: Double = LeaveOneSubjectOut.defaultFalseAcceptBudget * 100
+
     @Argument(help: "Stroke files, recordings, directories.")
     var corpus: [String]
 
@@ -72,7 +75,8 @@ struct EvaluateCommand: ParsableCommand {
         var out = json ? try report.json() + "\n" : "config: \(configuration.source)\n"
             + (perturbation.isNone ? "" : "strokes perturbed: \(perturbation.description)\n") + report.text(details: details)
         if leaveOneSubjectOut {
-            let loso = LeaveOneSubjectOut.run(items: items, configuration: configuration, pxPerMM: pxPerMM)
+            let loso = LeaveOneSubjectOut.run(items: items, configuration: configuration, pxPerMM: pxPerMM,
+                                              falseAcceptBudget: losoBudget / 100)
             out += json ? try loso.json() + "\n" : "\n" + loso.text()
         }
         FileHandle.standardOutput.write(Data(out.utf8))
