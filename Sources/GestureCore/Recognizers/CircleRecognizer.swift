@@ -90,7 +90,7 @@ public final class CircleRecognizer: Recognizer {
         let stroke = tracker.stroke
         guard stroke.count >= 8 else { return .fail("\(stroke.count) point\(stroke.count == 1 ? "" : "s") < 8: too few to fit a circle") }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
-        smooth(&samples)
+        smooth(&samples, passes: 2)
         let kept = hookTrimmedRange(samples, maxFraction: CircleRecognizer.hookFraction,
                                     minTurnDegrees: CircleRecognizer.hookDegrees, span: 2)
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
