@@ -65,8 +65,8 @@ inner_box_fraction = 0.4   # no point may come nearer the centre than this box (
 min_box_coverage = 0.55     # the stroke's bounding box must cover this much of the circle's
 max_end_gap = 1.5           # start-to-end distance, in radii
 max_corner_share = 0.55     # share of the turning done in the sharpest fifth of the stroke: a
-                            # circle turns evenly (people's: 0.3–0.45), a rectangle or triangle
-                            # at its corners (0.6 and more)
+                            # circle turns evenly (people's: 0.28–0.43), a rectangle or triangle
+                            # at its corners (0.63 and more)
 max_duration_ms = 6000
 simultaneous_with = ["pan"]
 

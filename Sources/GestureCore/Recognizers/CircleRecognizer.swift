@@ -1,6 +1,6 @@
 /// One-finger circle, clockwise or counter-clockwise.
 ///
-/// At lift, on the stroke resampled to evenly spaced points and lightly smoothed
+/// At lift, on the stroke resampled to evenly spaced points and smoothed
 /// (sensor jitter), with a hook at either end cut off (the finger settling as it
 /// lands, flicking as it lifts): a Taubin circle fit; the RMS distance from the
 /// circle, relative to the radius, must be within `tolerance`. The stroke must
@@ -24,8 +24,8 @@ public final class CircleRecognizer: Recognizer {
         /// Start-to-end gap / radius.
         public var maxEndGap = 1.5
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
-        /// even turn gives 0.2; people's circles 0.3–0.45; rectangles and triangles
-        /// 0.6 and more.
+        /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
+        /// 0.63 and more.
         public var maxCornerShare = 0.55
         public var maxDuration = Millis(6000)
         public init() {}
