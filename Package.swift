@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        .target(name: "CSocketShim"),
         .target(name: "GestureCore", swiftSettings: strict),
         .target(
             name: "GestureConfig",
@@ -28,7 +29,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CSocketShim"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",

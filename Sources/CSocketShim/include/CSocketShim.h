@@ -1,0 +1,12 @@
+#ifndef GESTURED_CSOCKETSHIM_H
+#define GESTURED_CSOCKETSHIM_H
+/* The few socket calls Glibc's Swift module hides behind _GNU_SOURCE. They are
+   defined in shim.c, which alone sees _GNU_SOURCE, so this header does not
+   change any system type Swift already imported. */
+
+/* accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC. */
+int gestured_accept_nonblocking(int fd);
+
+/* SO_PEERCRED: 0 and the peer's pid, uid, gid; -1 and errno otherwise. */
+int gestured_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid);
+#endif

@@ -1,0 +1,16 @@
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <sys/socket.h>
+#include "CSocketShim.h"
+
+int gestured_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int gestured_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid; *uid = cred.uid; *gid = cred.gid;
+    return 0;
+}
