@@ -42,5 +42,6 @@ let package = Package(
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
             name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
+        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"], swiftSettings: strict),
     ]
 )
