@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .target(name: "GestureCore", swiftSettings: strict),
         .target(
             name: "GestureConfig",
@@ -28,7 +29,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CLinux"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
@@ -37,6 +38,9 @@ let package = Package(
         .executableTarget(
             name: "gesturectl",
             dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureDaemon", "GestureCore", "GestureConfig"],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
