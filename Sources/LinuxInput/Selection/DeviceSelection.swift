@@ -86,10 +86,10 @@ extension InputNode {
             ("ID_INPUT_TOUCHPAD", "touchpad"), ("ID_INPUT_JOYSTICK", "joystick"),
             ("ID_INPUT_ACCELEROMETER", "accelerometer"), ("ID_INPUT_SWITCH", "switch"),
             ("ID_INPUT_POINTINGSTICK", "pointing stick"), ("ID_INPUT_TRACKBALL", "trackball"),
-            ("ID_INPUT_KEY", "keys"),
         ]
         let found = kinds.filter { flag($0.0) }.map(\.1)
         if !found.isEmpty { return found.joined(separator: ", ") }
+        if flag("ID_INPUT_KEY") { return "keys" }
         return flag("ID_INPUT") ? "no ID_INPUT_TOUCHSCREEN" : "not an input device udev classified"
     }
 }
