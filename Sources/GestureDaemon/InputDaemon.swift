@@ -176,8 +176,12 @@ public final class InputDaemon {
     // MARK: - Handlers
 
     private func handleInput(_ device: LiveDevice, _ events: EventLoop.Events) {
+        let dropped = device.evdev.droppedCount
         let outcome = device.evdev.read(into: device.pipeline)
         publish(device.pipeline)
+        if device.evdev.droppedCount != dropped {
+            log.warning(.system, "\(device.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled")
+        }
         switch outcome {
         case .drained:
             if events.contains(.hangup) || events.contains(.error) {
@@ -210,6 +214,7 @@ public final class InputDaemon {
                 return
             case .event(let e):
                 guard e.node.isEventNode else { continue }
+                log.debug("udev \(e.action.rawValue) \(e.node.devnode ?? e.node.sysname) \(e.node.syspath)")
                 switch e.action {
                 case .add, .change:
                     add(e.node)

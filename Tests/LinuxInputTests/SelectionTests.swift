@@ -36,6 +36,17 @@ struct SelectionTests {
         #expect(DeviceSelection.check(keyboard, configuration: c) == .notATouchscreen(kind: "keyboard"))
         let pen = node(name: "Wacom HID 5256 Pen", ["ID_INPUT": "1", "ID_INPUT_TABLET": "1"])
         #expect(DeviceSelection.check(pen, configuration: c) == .pen)
+        let pad = node(name: "Wacom Pad", ["ID_INPUT": "1", "ID_INPUT_TABLET": "1", "ID_INPUT_TABLET_PAD": "1"])
+        #expect(DeviceSelection.check(pad, configuration: c) == .pen)
+    }
+
+    /// udev tags the N-Trig (BTN_TOUCH, no INPUT_PROP_DIRECT, no pen tools) as
+    /// tablet and touchscreen at once: it is used; only pen keys, seen once the
+    /// node is open, make a node a pen.
+    @Test func tabletAndTouchscreenWithoutPenKeysIsATouchscreen() throws {
+        let ntrig = node(name: "N-Trig-MultiTouch-Virtual-Device",
+                         ["ID_INPUT": "1", "ID_INPUT_TABLET": "1", "ID_INPUT_TOUCHSCREEN": "1"])
+        #expect(DeviceSelection.check(ntrig, configuration: try config()) == nil)
     }
 
     @Test func denyByNameVendorProductOrSyspath() throws {

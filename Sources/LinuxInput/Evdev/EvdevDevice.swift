@@ -23,6 +23,8 @@ public final class EvdevDevice {
     private let evdev: OpaquePointer
     private let mtdev: MtdevConverter?
     private var closed = false
+    /// How many times the kernel's buffer overflowed (SYN_DROPPED) so far.
+    public private(set) var droppedCount = 0
 
     /// Opens `node.devnode` read-only, non-blocking, close-on-exec; checks it is
     /// still the device udev announced (the node may have been replaced between
@@ -129,6 +131,7 @@ public final class EvdevDevice {
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
                     // `ev` is the SYN_DROPPED itself: the decoder must not see it.
                     sink.beginResync()
+                    droppedCount += 1
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
                 } else {
                     deliver(ev, to: sink)

@@ -54,7 +54,12 @@ public enum DeviceSelection {
         guard node.isInitialized else { return .uninitialized }
         let rule = configuration.rule(for: node.matchDescription, syspath: node.syspath)
         if let rule, rule.use == false { return .deniedByConfig(rule: rule.match.summary) }
-        if node.flag("ID_INPUT_TABLET") || node.flag("ID_INPUT_TABLET_PAD") { return .pen }
+        // udev's heuristics tag some older touchscreens (BTN_TOUCH, no
+        // INPUT_PROP_DIRECT, no pen tools: N-Trig) as both tablet and
+        // touchscreen; those are touchscreens, and the pen-key check after
+        // opening catches real pens.
+        if node.flag("ID_INPUT_TABLET_PAD") { return .pen }
+        if node.flag("ID_INPUT_TABLET") && !node.flag("ID_INPUT_TOUCHSCREEN") { return .pen }
         if !node.flag("ID_INPUT_TOUCHSCREEN") && rule?.use != true {
             return .notATouchscreen(kind: node.udevKind)
         }
