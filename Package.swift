@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
         .target(name: "GestureCore", swiftSettings: strict),
         .target(
@@ -29,7 +30,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CSocketShim"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CLinux", "CSocketShim"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
@@ -38,6 +39,9 @@ let package = Package(
         .executableTarget(
             name: "gesturectl",
             dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureDaemon", "GestureCore", "GestureConfig"],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
