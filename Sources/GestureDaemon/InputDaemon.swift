@@ -22,6 +22,28 @@ public final class InputDaemon {
     /// Also pass `failed` transitions to the output.
     public var includeFailures = false
 
+    // Hooks for the service around the input side (socket, sd_notify, watchdog).
+    /// Every event, failures included, with the kernel timestamp of the last
+    /// frame the device's pipeline took before it (the frame that decided it).
+    public var eventObserver: ((GestureEvent, EventTime) -> Void)?
+    /// The open devices or the configuration changed.
+    public var onChange: (() -> Void)?
+    /// A reload begins, was applied, or was refused.
+    public var reloadObserver: ((ReloadPhase) -> Void)?
+    /// Another deadline for the one timer, and what to run when the timer fires.
+    public var extraDeadline: (() -> EventTime?)?
+    public var onTimer: ((EventTime) -> Void)?
+    /// The daemon is stopping: gestures in flight were cancelled and published.
+    public var onShutdown: (() -> Void)?
+
+    public enum ReloadPhase: Sendable {
+        case started
+        case applied(Configuration)
+        case refused(String)
+        /// The file's content means the configuration already running.
+        case unchanged
+    }
+
     private let udev: Udev
     private var monitor: UdevMonitor?
     private let timer: DeadlineTimer
@@ -53,6 +75,14 @@ public final class InputDaemon {
 
     /// The syspaths of the devices in use.
     public var openDevices: [String] { devices.keys.sorted() }
+
+    /// The devices in use, as `hello` and `status` list them.
+    public var deviceSummaries: [DaemonInfo.Device] {
+        devices.keys.sorted().compactMap { devices[$0] }.map {
+            DaemonInfo.Device(name: $0.evdev.description.name, node: $0.evdev.node.devnode ?? $0.evdev.node.sysname,
+                              sizeMM: $0.pipeline.decoder.geometry.sizeMM)
+        }
+    }
 
     /// Sets up signals, the udev monitor (before enumerating, so nothing slips
     /// through between the two), the timer, and opens the touchscreens present.
@@ -135,6 +165,7 @@ public final class InputDaemon {
                  + "\(formatFixed(g.sizeMM.x, decimals: 0)) × \(formatFixed(g.sizeMM.y, decimals: 0)) mm (\(g.sizeSource.rawValue))"
                  + (CalibrationMatrix.isIdentity(g.calibration) ? "" : ", calibration \(g.calibration.map { formatFixed($0, decimals: 4) }.joined(separator: " "))")
                  + (g.rotation == .none ? "" : ", rotated \(g.rotation.rawValue)°"))
+        onChange?()
     }
 
     /// A fresh decoder and arena for an open device, from the current config.
@@ -171,6 +202,7 @@ public final class InputDaemon {
         device.evdev.close()
         log.info("removed \(device.label): \(reason)")
         rearmTimer()
+        onChange?()
     }
 
     // MARK: - Handlers
@@ -234,6 +266,7 @@ public final class InputDaemon {
             d.pipeline.advance(to: now)
             publish(d.pipeline)
         }
+        onTimer?(now)
         rearmTimer()
     }
 
@@ -256,8 +289,8 @@ public final class InputDaemon {
     // MARK: - Timer, output, reload, shutdown
 
     /// Arms the one timer at the earliest deadline of any arena, or disarms it.
-    private func rearmTimer() {
-        var earliest: EventTime?
+    public func rearmTimer() {
+        var earliest: EventTime? = extraDeadline?()
         for d in devices.values {
             if let t = d.pipeline.nextDeadline, earliest == nil || t < earliest! { earliest = t }
         }
@@ -267,7 +300,9 @@ public final class InputDaemon {
     }
 
     private func publish(_ pipeline: DevicePipeline) {
+        let frameTime = pipeline.decoder.lastFrame.time
         pipeline.drain { e in
+            eventObserver?(e, frameTime)
             guard includeFailures || e.state != .failed, exitStatus == 0 else { return }
             do { try output(e) } catch {
                 log.error(.system, "cannot write events: \(error); stopping")
@@ -287,6 +322,7 @@ public final class InputDaemon {
             d.evdev.close()
         }
         devices.removeAll()
+        onShutdown?()
         loop.stop()
     }
 
@@ -294,17 +330,26 @@ public final class InputDaemon {
     /// running config stays. A good one replaces every device's arena (gestures
     /// in flight are cancelled; fingers down stay ignored until lifted) and the
     /// device rules are applied again.
-    func reload() {
+    /// `trigger` names the cause in the log; `onlyIfChanged` skips a file whose
+    /// content means the running configuration (an editor touching it).
+    public func reload(trigger: String = "SIGHUP", onlyIfChanged: Bool = false) {
         let result = ConfigFile.load(path: configPath)
         switch result {
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
-            log.info("SIGHUP: \(configPath ?? "the config") has errors; keeping the previous configuration")
+            log.info("\(trigger): \(configPath ?? "the config") has errors; keeping the previous configuration")
+            reloadObserver?(.refused(e.description))
             return
         case .success(let c):
+            if onlyIfChanged && c == configuration {
+                log.debug("\(trigger): \(c.source) unchanged")
+                reloadObserver?(.unchanged)
+                return
+            }
+            reloadObserver?(.started)
             configuration = c
         }
-        log.info("SIGHUP: loaded \(configuration.source): \(configuration.recognizers.count) recognizers, \(configuration.devices.count) device rule(s)")
+        log.info("\(trigger): loaded \(configuration.source): \(configuration.recognizers.count) recognizers, \(configuration.devices.count) device rule(s)")
         for d in Array(devices.values) {
             let node = udev.node(syspath: d.evdev.node.syspath) ?? d.evdev.node
             if let skip = DeviceSelection.check(node, configuration: configuration) {
@@ -318,5 +363,7 @@ public final class InputDaemon {
         }
         rescan()
         rearmTimer()
+        reloadObserver?(.applied(configuration))
+        onChange?()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GestureCore
 import GestureDaemon
+import Foundation
 import Glibc
 import LinuxInput
 
@@ -22,13 +23,23 @@ struct Gestured: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every skipped input node and other details to stderr.")
     var verbose = false
 
+    @Option(name: .long, help: ArgumentHelp("Where subscribers connect, unless systemd passes the socket.", valueName: "PATH"))
+    var socket: String = ListeningSocket.defaultPath
+
+    @Flag(name: .long, help: "Do not open the subscribers' socket (with --stdout).")
+    var noSocket = false
+
+    @Flag(name: .long, help: "Print the version and exit.")
+    var version = false
+
     func validate() throws {
-        guard stdout else {
-            throw ValidationError("nothing to publish to: the socket is not available in this build; run with --stdout")
+        if noSocket && !stdout {
+            throw ValidationError("nothing to publish to: --no-socket needs --stdout")
         }
     }
 
     func run() throws {
+        if version { print("gestured \(daemonVersion) (socket protocol \(socketProtocolVersion))"); return }
         let log = Logger(program: "gestured", verbose: verbose)
         let path = ConfigFile.resolve(explicit: config)
         let configuration: Configuration
@@ -40,20 +51,34 @@ struct Gestured: ParsableCommand {
         }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
-        let daemon: InputDaemon
+        let environment = ProcessInfo.processInfo.environment
+        var listener: ListeningSocket?
+        if !noSocket {
+            do {
+                listener = try ListeningSocket.fromSystemd(environment: environment) ?? ListeningSocket.bind(path: socket)
+            } catch {
+                log.error(.system, "socket: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let service: GesturedService
         do {
-            daemon = try InputDaemon(configuration: configuration, configPath: path, log: log) { e throws(Errno) in
-                try FileDescriptor.standardOutput.writeAll(e.json + "\n")
+            let printing = stdout
+            let daemon = try InputDaemon(configuration: configuration, configPath: path, log: log) { e throws(Errno) in
+                if printing { try FileDescriptor.standardOutput.writeAll(e.json + "\n") }
             }
             daemon.includeFailures = failures
-            try daemon.start()
+            service = GesturedService(daemon: daemon, listener: listener,
+                                      notifier: SystemdNotifier(environment: environment, log: log), log: log)
+            try service.start()
         } catch {
+            listener?.close()
             log.error(.system, "cannot start: \(error)")
             throw ExitCode(1)
         }
         log.info("running with \(configuration.source): \(configuration.recognizers.count) recognizers")
         do {
-            let status = try daemon.run()
+            let status = try service.run()
             if status != 0 { throw ExitCode(status) }
         } catch let e as Errno {
             log.error(.ours, "event loop failed: \(e)")
