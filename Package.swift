@@ -44,7 +44,6 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureDaemon"],
-            resources: [.copy("Fixtures")], swiftSettings: strict),
+            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
     ]
 )

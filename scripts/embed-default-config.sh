@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
   echo '// gesturectl run without an installed file. A test keeps the two identical.'
   echo 'public let defaultConfigText = #"""'
   cat config/gestured.toml
+  echo ''
   echo '"""#'
 } > Sources/GestureConfig/DefaultConfig.swift

@@ -308,7 +308,7 @@ public final class Arena {
         // Exclusion: the others still deciding about the same sequence.
         for j in members.indices where j != i && members[j].status.undecided
             && members[j].sequence == members[i].sequence && preventing(i, j) {
-            fail(j, "excluded: \(name) was \(h.discrete ? "recognized" : "began") first", at: time, into: &events)
+            fail(j, "excluded: \(name) \(h.discrete ? "was recognized" : "began") first", at: time, into: &events)
         }
     }
 

@@ -109,8 +109,12 @@ public final class TapRecognizer: Recognizer {
             return .fail("\(maxFingers) finger\(maxFingers == 1 ? "" : "s") < \(parameters.fingers)")
         }
         let taps = count + 1
-        lastTapLocation = frame.centroid
-        lastNormalised = frame.centroidNormalised
+        // Where the fingers landed: the last lift's frame holds only the last finger.
+        var landed = Point.zero
+        for s in starts { landed += s.1 }
+        lastTapLocation = starts.isEmpty ? frame.centroid : landed / Double(starts.count)
+        let area = frame.areaMM
+        lastNormalised = Point(x: area.x > 0 ? lastTapLocation.x / area.x : 0, y: area.y > 0 ? lastTapLocation.y / area.y : 0)
         if taps >= parameters.taps {
             state = .decided
             return .recognize(Report(detail: .tap(taps: taps), fingers: maxFingers, location: lastTapLocation,

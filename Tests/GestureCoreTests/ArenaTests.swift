@@ -1,0 +1,142 @@
+import Testing
+@testable import GestureCore
+
+/// The arena's rules, one by one, in the spirit of Flutter's arena_test.dart.
+@Suite("arena")
+struct ArenaTests {
+    let pan = RecognizerParameters.pan(.init())
+    let circle = RecognizerParameters.circle(.init())
+
+    @Test func whenOneBeginsTheOthersStillDecidingFail() {
+        let s = Scenario(recognizer("circle", circle), recognizer("pan", pan))
+        s.stroke(circlePoints())
+        #expect(s.log(without: .changed) == ["pan began", "circle failed", "pan ended"])
+        #expect(s.first("circle", .failed)?.reason == "excluded: pan began first")
+    }
+
+    @Test func simultaneousRecognizersBothSucceed() {
+        let s = Scenario(recognizer("circle", circle, simultaneous: ["pan"]), recognizer("pan", pan))
+        s.stroke(circlePoints())
+        #expect(s.log(without: .changed) == ["pan began", "circle recognized", "pan ended"])
+    }
+
+    @Test func simultaneityDeclaredOnEitherSideSuffices() {
+        let s = Scenario(recognizer("circle", circle), recognizer("pan", pan, simultaneous: ["circle"]))
+        s.stroke(circlePoints())
+        #expect(s.log(without: .changed) == ["pan began", "circle recognized", "pan ended"])
+    }
+
+    @Test func aRecognizerThatCannotPreventLetsTheOthersGoOn() {
+        let s = Scenario(recognizer("circle", circle), recognizer("pan", pan, canPrevent: false))
+        s.stroke(circlePoints())
+        #expect(s.log(without: .changed) == ["pan began", "circle recognized", "pan ended"])
+    }
+
+    @Test func aRecognizerThatCannotBePreventedGoesOn() {
+        let s = Scenario(recognizer("circle", circle, canBePrevented: false), recognizer("pan", pan))
+        s.stroke(circlePoints())
+        #expect(s.log(without: .changed) == ["pan began", "circle recognized", "pan ended"])
+    }
+
+    @Test func aGestureThatBeganPreventsALaterOneFromBeginning() {
+        // tap would succeed at lift, but the pan began first and prevents it.
+        var loose = TapRecognizer.Parameters()
+        loose.maxMovementMM = 50
+        let s = Scenario(recognizer("pan", pan), recognizer("tap", .tap(loose)))
+        s.down(0, at: mm(50, 50)); s.sync()
+        s.move(0, to: mm(60, 50)); s.sync()
+        s.up(0); s.sync()
+        #expect(s.log(without: .changed) == ["pan began", "tap failed", "pan ended"])
+        #expect(s.first("tap", .failed)?.reason == "excluded: pan began first")
+    }
+
+    @Test func requireToFailHoldsUntilTheOtherFailsAndReleasesAtItsFailureTime() {
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("tap", tapConfig(), requires: ["double"]))
+        s.tap(at: mm(50, 50))
+        let lift = s.now
+        #expect(s.events.isEmpty, "tap is held while double_tap may still happen")
+        #expect(s.arena.nextDeadline == lift + Millis(300))
+        s.advance(ms: 500)
+        #expect(s.log == ["double failed", "tap recognized"])
+        #expect(s.first("tap", .recognized)?.time == lift + Millis(300))
+        #expect(s.first("tap", .recognized)?.location == mm(50, 50))
+    }
+
+    @Test func requireToFailFailsWhenTheOtherSucceeds() {
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("tap", tapConfig(), requires: ["double"]))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 100)
+        s.tap(at: mm(50, 50))
+        #expect(s.log == ["double recognized", "tap failed"])
+        #expect(s.first("tap", .failed)?.reason == "requires double to fail, but double was recognized")
+    }
+
+    @Test func requireToFailChainsRelease() {
+        // triple ← double ← single: one tap waits for both to fail.
+        let s = Scenario(recognizer("triple", tapConfig(taps: 3)),
+                         recognizer("double", tapConfig(taps: 2), requires: ["triple"]),
+                         recognizer("single", tapConfig(), requires: ["double"]))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 1000)
+        #expect(s.log == ["triple failed", "double failed", "single recognized"])
+    }
+
+    @Test func aHeldGestureFromAnEarlierSequenceIsNotExcludedByTheNextOne() {
+        // Tap, then a pan starting inside the double-tap window: the pan makes the
+        // double tap fail, which releases the first tap, which the pan does not touch.
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)),
+                         recognizer("tap", tapConfig(), requires: ["double"]),
+                         recognizer("pan", pan))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 100)
+        s.down(0, at: mm(51, 50)); s.sync()
+        s.move(0, to: mm(70, 50)); s.sync()
+        s.up(0); s.sync()
+        // The second touch moving makes double fail (config order puts it first);
+        // that releases the held tap from the first sequence; the pan is untouched.
+        // (The first "pan failed" is the first tap, which did not move.)
+        #expect(s.log(without: .changed) == ["pan failed", "double failed", "tap recognized", "pan began", "pan ended"])
+        #expect(s.first("tap", .recognized)?.time == s.first("double", .failed)?.time)
+        #expect(s.first("tap", .recognized)?.location == mm(50, 50))
+    }
+
+    @Test func failedTransitionsCarryReasonsAndAnArenaTrace() {
+        let s = Scenario(recognizer("circle", circle), recognizer("pan", pan))
+        s.tap(at: mm(10, 10))
+        #expect(s.events.allSatisfy { $0.state == .failed && $0.reason != nil })
+        #expect(s.arena.trace.contains("pan: failed (lifted after 0.0 mm < 5.0 mm)"))
+    }
+
+    @Test func cancelAllCancelsWhatBeganAndFailsWhatWasDeciding() {
+        let s = Scenario(recognizer("circle", circle, simultaneous: ["pan"]), recognizer("pan", pan))
+        s.down(0, at: mm(50, 50)); s.sync()
+        s.move(0, to: mm(60, 50)); s.sync()
+        s.arena.cancelAll(at: s.now, reason: "device removed", into: &s.events)
+        #expect(s.log == ["pan began", "circle failed", "pan cancelled"])
+        #expect(s.events.dropFirst().allSatisfy { $0.reason == "device removed" })
+        s.arena.cancelAll(at: s.now, reason: "device removed", into: &s.events)
+        #expect(s.events.count == 3, "teardown twice reports once")
+    }
+
+    @Test func filtersKeepARecognizerOutOfSequencesElsewhere() {
+        var r = recognizer("corner", tapConfig())
+        r.filter.region = Box(minX: 0, minY: 0, maxX: 0.2, maxY: 0.2)
+        let s = Scenario(r)
+        s.tap(at: mm(100, 50))
+        #expect(s.events.isEmpty)
+        s.tap(at: mm(10, 10))
+        #expect(s.log == ["corner recognized"])
+    }
+
+    @Test func relationProblemsAreFoundBeforeAnArenaIsBuilt() {
+        var a = recognizer("a", tapConfig(), requires: ["b"])
+        let b = recognizer("b", tapConfig(), requires: ["c"])
+        let c = recognizer("c", tapConfig(), requires: ["a"])
+        var problems = Configuration(recognizers: [a, b, c]).relationProblems()
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.contains("cycle") == true)
+        a.simultaneousWith = ["nobody"]
+        problems = Configuration(recognizers: [a, b]).relationProblems()
+        #expect(problems.map(\.key) == ["simultaneous_with", "requires_failure_of"])
+    }
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages gestured builds and tests against. Idempotent.
+# Usage: scripts/deps.sh [--vm]   (--vm adds what the qemu test harness needs)
+set -eu
+pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev"
+if [ "${1:-}" = "--vm" ]; then
+  pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd"
+fi
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "installing:$missing" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
