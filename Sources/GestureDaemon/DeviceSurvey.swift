@@ -35,7 +35,7 @@ public enum DeviceSurvey {
         }
         return reports.sorted { a, b in
             if a.udevTouchscreen != b.udevTouchscreen { return a.udevTouchscreen }
-            return (a.devnode ?? a.syspath).localizedNumericLess(than: b.devnode ?? b.syspath)
+            return (a.devnode ?? a.syspath).numericallyLess(than: b.devnode ?? b.syspath)
         }
     }
 
@@ -72,7 +72,7 @@ public enum DeviceSurvey {
 
 extension String {
     /// "event10" after "event9".
-    func localizedNumericLess(than other: String) -> Bool {
+    func numericallyLess(than other: String) -> Bool {
         let a = splitTrailingNumber, b = other.splitTrailingNumber
         if a.prefix != b.prefix { return a.prefix < b.prefix }
         return (a.number ?? -1) < (b.number ?? -1)

@@ -124,11 +124,11 @@ public final class InputDaemon {
     func add(_ node: InputNode) {
         guard devices[node.syspath] == nil else { return }
         if let skip = DeviceSelection.check(node, configuration: configuration) {
-            if node.flag("ID_INPUT_TOUCHSCREEN") || skip.code == "denied-by-config" {
-                log.info("skipping \(node.devnode ?? node.sysname) '\(node.name)': \(skip)")
-            } else {
-                log.debug("skipping \(node.devnode ?? node.sysname) '\(node.name)': \(skip)")
-            }
+            // A touchscreen skipped, or a rule applied, is news; a keyboard is not.
+            var denied = false
+            if case .deniedByConfig = skip { denied = true }
+            let message = "skipping \(node.devnode ?? node.sysname) '\(node.name)': \(skip)"
+            if denied || node.flag("ID_INPUT_TOUCHSCREEN") { log.info(message) } else { log.debug(message) }
             return
         }
         let evdev: EvdevDevice

@@ -17,13 +17,18 @@ struct DevicesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also list nodes that are not touchscreens (keyboards, mice…).")
     var all = false
 
+    @Flag(name: .long, help: "Only the nodes gestured would use; exit status 1 when there is none.")
+    var inUse = false
+
     func run() throws {
         let configuration = try config.load()
         var reports: [DeviceReport]
         do { reports = try DeviceSurvey.run(configuration: configuration) } catch {
             throw CleanExit.message("gesturectl devices: cannot list input devices through udev: \(error)", code: 1)
         }
-        if !all && !json {
+        if inUse {
+            reports = reports.filter(\.inUse)
+        } else if !all && !json {
             reports = reports.filter { r in
                 if r.udevTouchscreen || r.inUse { return true }
                 switch r.skipped {
@@ -39,6 +44,7 @@ struct DevicesCommand: ParsableCommand {
         } else {
             print(table(reports))
         }
+        if inUse && reports.isEmpty { throw ExitCode(1) }
     }
 
     func table(_ reports: [DeviceReport]) -> String {
