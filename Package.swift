@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "CSocketShim"),
         .target(name: "GestureCore", swiftSettings: strict),
         .target(
             name: "GestureConfig",
@@ -28,7 +30,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CLinux", "CSocketShim"],
             swiftSettings: strict),
         .target(
             name: "GestureTools",
@@ -42,11 +44,15 @@ let package = Package(
             name: "gesturectl",
             dependencies: ["GestureDaemon", "GestureTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        .testTarget(
+            name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureDaemon", "GestureCore", "GestureConfig"],
+            swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
             name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
+        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"], swiftSettings: strict),
     ]
 )

@@ -10,8 +10,10 @@ swift build -c release --product gesturectl >&2
 bin=.build/release
 if ls /dev/input/event* >/dev/null 2>&1 && [ -z "${GESTURED_REPLAY:-}" ] \
    && "$bin/gesturectl" devices --in-use >/dev/null 2>&1; then
-  echo "gestured: touchscreen found; printing gestures (Ctrl-C to stop)" >&2
-  exec "$bin/gestured" --stdout "$@"
+  sock=/run/gestured/events.sock
+  [ "$(id -u)" -eq 0 ] || sock="${XDG_RUNTIME_DIR:-/tmp}/gestured.sock"
+  echo "gestured: touchscreen found; printing gestures, subscribers on $sock (Ctrl-C to stop)" >&2
+  exec "$bin/gestured" --stdout --socket "$sock" "$@"
 fi
 rec=Tests/fixtures/recordings/Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events
 echo "gestured: no touchscreen here; replaying the bundled recording $rec (9 fast taps on an Atmel maXTouch)" >&2

@@ -181,6 +181,34 @@ private struct Context {
             r.millis("max_stroke_ms", &p.maxStrokeDuration, 20...5_000, &self)
             r.double("max_vertical_ratio", &p.maxVerticalRatio, 0...10, &self)
             params = .tickle(p)
+        case .swipe(var p):
+            r.int("fingers", &p.fingers, 1...10, &self)
+            r.double("min_distance_mm", &p.minDistanceMM, 1...1000, &self)
+            r.double("min_speed_mm_s", &p.minSpeedMMPerS, 0...10_000, &self)
+            r.millis("max_duration_ms", &p.maxDuration, 50...10_000, &self)
+            r.double("max_angle_deg", &p.maxAngleDegrees, 1...45, &self)
+            var dirs: [String] = []
+            r.strings("directions", &dirs, &self)
+            if !dirs.isEmpty {
+                var set = Set<SwipeRecognizer.Direction>()
+                for d in dirs {
+                    if let v = SwipeRecognizer.Direction(rawValue: d) { set.insert(v) }
+                    else { error("\(base).directions", "unknown direction '\(d)'; expected left, right, up, down") }
+                }
+                p.directions = set
+            }
+            params = .swipe(p)
+        case .longPress(var p):
+            r.int("fingers", &p.fingers, 1...10, &self)
+            r.millis("min_duration_ms", &p.minDuration, 50...10_000, &self)
+            r.double("max_movement_mm", &p.maxMovementMM, 0.1...100, &self)
+            params = .longPress(p)
+        case .pinch(var p):
+            r.double("start_scale_delta", &p.startScaleDelta, 0.01...2, &self)
+            params = .pinch(p)
+        case .rotate(var p):
+            r.double("start_deg", &p.startDegrees, 1...180, &self)
+            params = .rotate(p)
         }
         var config = RecognizerConfig(name: name, parameters: params)
         r.strings("requires_failure_of", &config.requiresFailureOf, &self)

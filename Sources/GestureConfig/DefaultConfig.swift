@@ -8,8 +8,8 @@ public let defaultConfigText = #"""
 # stays). Distances are in millimetres (mm), times in milliseconds (ms).
 #
 # Each [recognizer.NAME] table is one recognizer. NAME is what events carry in
-# their "name" field; `kind` says what it recognizes: tap, pan, circle, checkmark,
-# tickle. Recognizers see touches in the order they appear in this file.
+# their "name" field; `kind` says what it recognizes: tap, pan, swipe, pinch,
+# rotate, long_press, circle, checkmark, tickle. Recognizers see touches in the order they appear in this file.
 #
 # Keys every recognizer takes:
 #   requires_failure_of = ["other", …]  hold this one back until all of these have
@@ -68,7 +68,7 @@ max_corner_share = 0.55     # share of the turning done in the sharpest fifth of
                             # circle turns evenly (people's: 0.28–0.43), a rectangle or triangle
                             # at its corners (0.63 and more)
 max_duration_ms = 6000
-simultaneous_with = ["pan"]
+simultaneous_with = ["pan", "long_press"]   # a circle may start with a pause
 
 # A checkmark: a short stroke down-right, then a longer one up-right. Reported at
 # lift with its vertex.
@@ -85,7 +85,7 @@ second_arm_min_deg = 20     # second arm's angle above horizontal
 second_arm_max_deg = 85
 max_arm_bend = 1.7          # path length / straight length of each arm
 max_duration_ms = 3000
-simultaneous_with = ["pan"]
+simultaneous_with = ["pan", "long_press"]   # so may a checkmark: a slow first arm looks like a long press
 
 # Tickle: quick left-right scrubbing with one finger. Recognized as soon as the
 # finger has turned `reversals` times.
@@ -95,6 +95,39 @@ reversals = 4               # direction changes needed
 min_travel_mm = 6.0         # travel before a turn counts
 max_stroke_ms = 400         # a stroke slower than this fails (too slow)
 max_vertical_ratio = 0.6    # vertical / horizontal travel of a stroke, at most
+simultaneous_with = ["pan", "long_press"]
+
+# Swipe: one finger moving fast and straight, then lifting. Reported at lift with
+# its direction (left, right, up, down). Runs together with pan.
+[recognizer.swipe]
+kind = "swipe"
+fingers = 1
+directions = ["left", "right", "up", "down"]
+min_distance_mm = 15.0      # net travel
+min_speed_mm_s = 80.0       # average speed from touch to lift
+max_duration_ms = 800
+max_angle_deg = 30.0        # how far off the direction's axis the travel may be
+simultaneous_with = ["pan"]
+
+# Long press: one finger held still. Continuous: began once held long enough,
+# changed as it moves afterwards, ended at lift.
+[recognizer.long_press]
+kind = "long_press"
+fingers = 1
+min_duration_ms = 500
+max_movement_mm = 8.0       # moving more before the time is up fails it
+
+# Pinch and rotate: two fingers spreading/closing or turning. Continuous: began,
+# changed with scale (1 = as they landed) or rotation_deg (clockwise positive),
+# ended. They run together with each other and with pan.
+[recognizer.pinch]
+kind = "pinch"
+start_scale_delta = 0.12    # |scale - 1| before it begins
+simultaneous_with = ["rotate", "pan"]
+
+[recognizer.rotate]
+kind = "rotate"
+start_deg = 15.0            # turn before it begins
 simultaneous_with = ["pan"]
 
 # Pan: fingers moving together. Continuous: began, changed (translation_mm,

@@ -108,6 +108,9 @@ extension Explanation {
         case .checkmark: "#d95f02"
         case .tickle: "#7b3294"
         case .tap: "#1b9e77"
+        case .swipe: "#a6761d"
+        case .longPress: "#e7298a"
+        case .pinch, .rotate: "#666666"
         case .pan: "#777777"
         }
     }
@@ -301,6 +304,10 @@ extension Explanation {
         case .tickle(let n): return "\(n) reversals"
         case .tap(let n): return "\(n) tap\(n == 1 ? "" : "s")"
         case .pan(let t, _): return "moved \(t)"
+        case .swipe(let direction, let t, let speed):
+            return "\(direction), moved \(t) at \(formatFixed(speed, decimals: 0)) mm/s"
+        case .pinch(let scale): return "scale \(formatFixed(scale, decimals: 2))"
+        case .rotate(let deg): return "turned \(formatFixed(deg, decimals: 0))°"
         case .none: return d.evidence?.notes.first
         }
     }

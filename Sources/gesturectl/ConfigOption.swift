@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GestureConfig
 import GestureCore
+import GestureDaemon
 
 /// `--config FILE`, shared by every subcommand that needs a configuration.
 struct ConfigOption: ParsableArguments {
@@ -9,21 +10,15 @@ struct ConfigOption: ParsableArguments {
     var config: String?
 
     func load() throws -> Configuration {
-        let path = config ?? ProcessInfo.processInfo.environment["GESTURED_CONFIG"]
-            ?? (FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil)
-        guard let path else { return ConfigLoader.builtIn() }
-        return try loadConfig(path: path)
+        try loadConfig(path: ConfigFile.resolve(explicit: config))
     }
 }
 
-func loadConfig(path: String) throws -> Configuration {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw ValidationError("\(path): cannot read the config file")
-    }
-    do {
-        return try ConfigLoader.load(text: String(decoding: data, as: UTF8.self), file: path)
-    } catch {
-        throw CleanExit.message(error.description, code: 1)
+/// Loads a config (nil: the built-in one) or exits 1 with its problems on stderr.
+func loadConfig(path: String?) throws -> Configuration {
+    switch ConfigFile.load(path: path) {
+    case .success(let c): return c
+    case .failure(let f): throw CleanExit.message(f.description, code: 1)
     }
 }
 

@@ -4,7 +4,8 @@ struct Gesturectl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gesturectl",
         abstract: "Talk to gestured, replay recordings through its recognizers, check configs.",
-        subcommands: [ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self])
+        subcommands: [ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
+                      DevicesCommand.self, SubscribeCommand.self, StatusCommand.self])
 }
 
 Gesturectl.main()

@@ -16,7 +16,8 @@ struct ConfigTests {
         let file = try String(contentsOfFile: repoRoot + "/config/gestured.toml", encoding: .utf8)
         #expect(file == defaultConfigText, "run scripts/embed-default-config.sh")
         let c = ConfigLoader.builtIn()
-        #expect(c.recognizers.map(\.name) == ["double_tap", "tap", "two_finger_tap", "circle", "checkmark", "tickle", "pan"])
+        #expect(c.recognizers.map(\.name) == ["double_tap", "tap", "two_finger_tap", "circle", "checkmark", "tickle",
+                                               "swipe", "long_press", "pinch", "rotate", "pan"])
         #expect(c.recognizers.first { $0.name == "tap" }?.requiresFailureOf == ["double_tap"])
         #expect(Set(c.recognizers.map(\.kind)) == Set(GestureKind.allCases))
     }

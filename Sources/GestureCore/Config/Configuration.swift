@@ -5,6 +5,10 @@ public enum RecognizerParameters: Sendable, Equatable {
     case circle(CircleRecognizer.Parameters)
     case checkmark(CheckmarkRecognizer.Parameters)
     case tickle(TickleRecognizer.Parameters)
+    case swipe(SwipeRecognizer.Parameters)
+    case longPress(LongPressRecognizer.Parameters)
+    case pinch(TwoFingerTransformRecognizer.Parameters)
+    case rotate(TwoFingerTransformRecognizer.Parameters)
 
     public var kind: GestureKind {
         switch self {
@@ -13,6 +17,10 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .circle: .circle
         case .checkmark: .checkmark
         case .tickle: .tickle
+        case .swipe: .swipe
+        case .longPress: .longPress
+        case .pinch: .pinch
+        case .rotate: .rotate
         }
     }
 
@@ -23,6 +31,10 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .circle: .circle(.init())
         case .checkmark: .checkmark(.init())
         case .tickle: .tickle(.init())
+        case .swipe: .swipe(.init())
+        case .longPress: .longPress(.init())
+        case .pinch: .pinch(.init())
+        case .rotate: .rotate(.init())
         }
     }
 
@@ -33,6 +45,10 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .circle(let p): CircleRecognizer(p)
         case .checkmark(let p): CheckmarkRecognizer(p)
         case .tickle(let p): TickleRecognizer(p)
+        case .swipe(let p): SwipeRecognizer(p)
+        case .longPress(let p): LongPressRecognizer(p)
+        case .pinch(let p): TwoFingerTransformRecognizer(.pinch, p)
+        case .rotate(let p): TwoFingerTransformRecognizer(.rotate, p)
         }
     }
 }

@@ -1,10 +1,17 @@
 /// The kinds of recognizer the daemon knows.
 public enum GestureKind: String, Sendable, CaseIterable {
-    case tap, pan, circle, checkmark, tickle
+    case tap, pan, swipe, pinch, rotate
+    case longPress = "long_press"
+    case circle, checkmark, tickle
 
     /// Continuous kinds go began → changed* → ended | cancelled;
     /// discrete ones go straight to recognized | failed.
-    public var isContinuous: Bool { self == .pan }
+    public var isContinuous: Bool {
+        switch self {
+        case .pan, .pinch, .rotate, .longPress: true
+        case .tap, .swipe, .circle, .checkmark, .tickle: false
+        }
+    }
 }
 
 /// UIKit's state vocabulary, as events carry it.
@@ -20,6 +27,9 @@ public enum GestureDetail: Sendable, Equatable {
     case circle(center: Point, radiusMM: Double, fitError: Double, clockwise: Bool, sweptDegrees: Double)
     case checkmark(vertex: Point)
     case tickle(reversals: Int)
+    case swipe(direction: String, translation: Point, speedMMPerS: Double)
+    case pinch(scale: Double)
+    case rotate(degrees: Double)
 }
 
 /// One transition of one recognizer, as scripts receive it.
@@ -76,6 +86,14 @@ extension GestureEvent {
             w.field("vertex", point: vertex, decimals: 2)
         case .tickle(let reversals):
             w.field("reversals", raw: String(reversals))
+        case .swipe(let direction, let translation, let speed):
+            w.field("direction", string: direction)
+            w.field("translation_mm", point: translation, decimals: 2)
+            w.field("speed_mm_s", raw: formatFixed(speed, decimals: 1))
+        case .pinch(let scale):
+            w.field("scale", raw: formatFixed(scale, decimals: 3))
+        case .rotate(let deg):
+            w.field("rotation_deg", raw: formatFixed(deg, decimals: 1))
         }
         if let reason { w.field("reason", string: reason) }
         return w.finish()

@@ -1,0 +1,51 @@
+# gestured: build and install.
+#   make                      release build
+#   make install              PREFIX=/usr/local, DESTDIR= for staging
+#   make check                unit tests
+# After installing on a live system:
+#   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/gestured
+SYSCONFDIR ?= /etc
+SWIFT      ?= swift
+SCRATCH    ?= .build
+INSTALL    ?= install
+
+BIN = $(shell $(SWIFT) build -c release --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
+
+.PHONY: all build check install uninstall
+
+all: build
+
+build:
+	$(SWIFT) build -c release --scratch-path $(SCRATCH)
+
+check:
+	$(SWIFT) test --scratch-path $(SCRATCH)
+
+install: build
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured
+	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
+	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
+	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
+	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
+	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
+	$(INSTALL) -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	# The config is the administrator's once it exists: never overwritten.
+	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
+		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
+		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
+		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
+		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md

@@ -1,0 +1,5 @@
+/* Linux-only headers the Glibc module does not cover: the event loop's epoll,
+ * timerfd and signalfd. Headers only; nothing to link. */
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>

@@ -1,0 +1,50 @@
+import CSocketShim
+import Glibc
+
+/// Watches the directory of the config file with inotify, so that an editor
+/// that saves by writing a new file and renaming it over the old one is seen
+/// too (a watch on the file itself would follow the old inode). Reports the
+/// file's name being written and closed, or moved into place.
+public final class ConfigWatcher {
+    public let fd: Int32
+    public let directory: String
+    public let fileName: String
+
+    public init(path: String) throws(SocketError) {
+        let slash = path.lastIndex(of: "/")
+        directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let fd = gestured_inotify_init()
+        guard fd >= 0 else { throw SocketError("inotify_init1", errno: errno) }
+        self.fd = fd
+        let wd = gestured_inotify_watch_directory(fd, directory)
+        guard wd >= 0 else {
+            let e = errno
+            close(fd)
+            throw SocketError("inotify_add_watch", errno: e, "cannot watch \(directory) for config changes")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads the pending notifications; true if one of them was about the config file.
+    public func configChanged() -> Bool {
+        var changed = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                return changed
+            }
+            var offset = 0
+            // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
+            while offset + 16 <= n {
+                let len = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameBytes = buffer[(offset + 16)..<min(n, offset + 16 + len)].prefix { $0 != 0 }
+                if String(decoding: nameBytes, as: UTF8.self) == fileName { changed = true }
+                offset += 16 + len
+            }
+        }
+    }
+}

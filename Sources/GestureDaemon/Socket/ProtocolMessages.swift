@@ -1,0 +1,198 @@
+import GestureCore
+
+/// The version of the socket protocol in `docs/PROTOCOL.md`. Bumped on any
+/// change a client could notice other than new fields or new message types.
+public let socketProtocolVersion = 1
+
+/// The daemon's version, as `hello` and `gestured --version` report it.
+public let daemonVersion = "0.1.0"
+
+/// What the daemon tells clients about itself; kept current by the daemon
+/// (devices come and go, a reload changes the recognizers).
+public struct DaemonInfo: Sendable, Equatable {
+    public struct Device: Sendable, Equatable {
+        public var name: String
+        public var node: String
+        public var sizeMM: Point
+        public init(name: String, node: String, sizeMM: Point) { self.name = name; self.node = node; self.sizeMM = sizeMM }
+    }
+    public struct Recognizer: Sendable, Equatable {
+        public var name: String
+        public var kind: GestureKind
+        public init(name: String, kind: GestureKind) { self.name = name; self.kind = kind }
+    }
+    public var devices: [Device] = []
+    public var recognizers: [Recognizer] = []
+    /// Where the running config came from.
+    public var configSource = "<built-in>"
+
+    public init(devices: [Device] = [], recognizers: [Recognizer] = [], configSource: String = "<built-in>") {
+        self.devices = devices; self.recognizers = recognizers; self.configSource = configSource
+    }
+
+    public init(configuration: Configuration, devices: [Device] = []) {
+        self.devices = devices
+        recognizers = configuration.recognizers.map { Recognizer(name: $0.name, kind: $0.kind) }
+        configSource = configuration.source
+    }
+}
+
+/// The error codes of `{"type":"error"}` lines.
+public enum ProtocolErrorCode: String, Sendable {
+    /// The line is not a JSON object.
+    case malformed
+    /// `cmd` names no command this protocol version has.
+    case unknownCommand = "unknown_command"
+    /// A known command with a bad argument.
+    case badArgument = "bad_argument"
+    /// A line longer than the limit; the rest of it up to the newline is skipped.
+    case lineTooLong = "line_too_long"
+    /// Final: too many errors on this connection.
+    case tooManyErrors = "too_many_errors"
+    /// Final: the subscriber did not read its events fast enough.
+    case slowConsumer = "slow_consumer"
+    /// Final: the daemon is stopping.
+    case shuttingDown = "shutting_down"
+
+    /// Whether the connection is closed after the line.
+    public var isFinal: Bool {
+        switch self {
+        case .tooManyErrors, .slowConsumer, .shuttingDown: return true
+        case .malformed, .unknownCommand, .badArgument, .lineTooLong: return false
+        }
+    }
+}
+
+/// Builders for every line the daemon sends (without the trailing newline).
+public enum ProtocolMessages {
+    public static func hello(_ info: DaemonInfo) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "hello")
+        w.field("protocol", raw: String(socketProtocolVersion))
+        w.field("daemon", string: "gestured")
+        w.field("version", string: daemonVersion)
+        w.field("devices", raw: devices(info.devices))
+        w.field("recognizers", raw: recognizers(info.recognizers))
+        return w.finish()
+    }
+
+    static func devices(_ ds: [DaemonInfo.Device]) -> String {
+        var out = "["
+        for (i, d) in ds.enumerated() {
+            if i > 0 { out += "," }
+            var w = JSONWriter()
+            w.field("name", string: d.name)
+            w.field("node", string: d.node)
+            w.field("size_mm", point: d.sizeMM, decimals: 1)
+            out += w.finish()
+        }
+        return out + "]"
+    }
+
+    static func recognizers(_ rs: [DaemonInfo.Recognizer]) -> String {
+        var out = "["
+        for (i, r) in rs.enumerated() {
+            if i > 0 { out += "," }
+            var w = JSONWriter()
+            w.field("name", string: r.name)
+            w.field("kind", string: r.kind.rawValue)
+            out += w.finish()
+        }
+        return out + "]"
+    }
+
+    public static func error(_ code: ProtocolErrorCode, _ message: String, id: JSONValue? = nil) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "error")
+        w.field("code", string: code.rawValue)
+        w.field("message", string: message)
+        if code.isFinal { w.field("final", raw: "true") }
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    public static func subscribed(_ f: SubscriptionFilter, id: JSONValue?) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "subscribed")
+        w.field("filter", raw: f.json)
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    public static func unsubscribed(id: JSONValue?) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "unsubscribed")
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    public static func pong(id: JSONValue?) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "pong")
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    /// One subscriber as `status` lists it.
+    public struct SubscriberStatus: Sendable {
+        public var id: Int
+        public var pid: Int32, uid: UInt32, gid: UInt32
+        public var filter: SubscriptionFilter?
+        public var queuedLines: Int, queuedBytes: Int
+        public var sent: Int
+        public init(id: Int, pid: Int32, uid: UInt32, gid: UInt32, filter: SubscriptionFilter?,
+                    queuedLines: Int, queuedBytes: Int, sent: Int) {
+            self.id = id; self.pid = pid; self.uid = uid; self.gid = gid; self.filter = filter
+            self.queuedLines = queuedLines; self.queuedBytes = queuedBytes; self.sent = sent
+        }
+    }
+
+    public static func status(_ info: DaemonInfo, clients: [SubscriberStatus], uptimeSeconds: Double,
+                              eventsPublished: Int, dropped: Int, id: JSONValue?) -> String {
+        var w = JSONWriter()
+        w.field("type", string: "status")
+        w.field("protocol", raw: String(socketProtocolVersion))
+        w.field("version", string: daemonVersion)
+        w.field("uptime_s", raw: formatFixed(uptimeSeconds, decimals: 1))
+        w.field("config", string: info.configSource)
+        w.field("devices", raw: devices(info.devices))
+        w.field("recognizers", raw: recognizers(info.recognizers))
+        var list = "["
+        for (i, c) in clients.enumerated() {
+            if i > 0 { list += "," }
+            var cw = JSONWriter()
+            cw.field("id", raw: String(c.id))
+            cw.field("pid", raw: String(c.pid))
+            cw.field("uid", raw: String(c.uid))
+            cw.field("gid", raw: String(c.gid))
+            cw.field("subscribed", raw: c.filter == nil ? "false" : "true")
+            if let f = c.filter { cw.field("filter", raw: f.json) }
+            cw.field("queued_lines", raw: String(c.queuedLines))
+            cw.field("queued_bytes", raw: String(c.queuedBytes))
+            cw.field("sent", raw: String(c.sent))
+            list += cw.finish()
+        }
+        w.field("clients", raw: list + "]")
+        w.field("events_published", raw: String(eventsPublished))
+        w.field("subscribers_dropped", raw: String(dropped))
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    /// An event as subscribers receive it: `"type":"event"`, the envelope of
+    /// DESIGN.md, then `frame_time` (the kernel timestamp of the frame that
+    /// decided it; a timer-decided event carries the last frame before it) and
+    /// `emitted` (when the daemon published it). All three times are seconds
+    /// on CLOCK_MONOTONIC, so `emitted - frame_time` is the daemon's latency.
+    public static func event(_ e: GestureEvent, frameTime: EventTime, emitted: EventTime) -> String {
+        var line = "{\"type\":\"event\","
+        let body = e.json
+        line += body.dropFirst().dropLast()
+        line += ",\"frame_time\":"
+        line += formatFixed(frameTime.seconds, decimals: 6)
+        line += ",\"emitted\":"
+        line += formatFixed(emitted.seconds, decimals: 6)
+        line += "}"
+        return line
+    }
+}

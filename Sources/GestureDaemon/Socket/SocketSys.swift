@@ -1,0 +1,95 @@
+import CSocketShim
+import Glibc
+import GestureCore
+
+/// A failed system call of the socket layer: which call, on what, and errno.
+public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var call: String
+    public var errno: Int32
+    public var message: String?
+    public init(_ call: String, errno: Int32, _ message: String? = nil) {
+        self.call = call; self.errno = errno; self.message = message
+    }
+    public var description: String {
+        let base = "\(call): \(String(cString: strerror(errno)))"
+        return message.map { "\($0) (\(base))" } ?? base
+    }
+}
+
+/// Small typed helpers over the socket system calls; EINTR is retried here, in one place.
+enum SocketSys {
+    @inline(__always)
+    static func retry<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SocketError) -> T {
+        while true {
+            let r = body()
+            if r != -1 { return r }
+            if errno != EINTR { throw SocketError(call, errno: errno) }
+        }
+    }
+
+    static func setNonBlockingCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    }
+
+    /// Fills a `sockaddr_un` for `path` (a leading `@` means the abstract namespace).
+    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard bytes.count < capacity else {
+            throw SocketError("bind", errno: ENAMETOOLONG, "socket path '\(path)' is longer than \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        }
+    }
+
+    /// The peer's pid, uid and gid (SO_PEERCRED).
+    static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0, gid: UInt32 = 0
+        guard gestured_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+
+    /// A process's command name from /proc, for logs.
+    static func commandName(pid: Int32) -> String? {
+        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &buf, buf.count)
+        guard n > 0 else { return nil }
+        return String(decoding: buf[0..<n], as: UTF8.self).trimmingNewline
+    }
+}
+
+extension String {
+    var trimmingNewline: String {
+        var s = self
+        while s.last == "\n" { s.removeLast() }
+        return s
+    }
+}
+
+/// Now on CLOCK_MONOTONIC, the clock of kernel input timestamps.
+public func monotonicClockNow() -> EventTime {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return EventTime(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
+}
+
+/// Who is on the other end of a Unix socket (SO_PEERCRED).
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+}

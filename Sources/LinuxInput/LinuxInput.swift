@@ -1,4 +1,0 @@
-import GestureCore
-import CLibevdev
-import CLibudev
-import CMtdev

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import GestureCore
+import GestureDaemon
+import LinuxInput
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List input event nodes: the touchscreens gestured uses, with size, slots and calibration, and why the others are skipped.")
+
+    @OptionGroup var config: ConfigOption
+
+    @Flag(name: .long, help: "Print a JSON array instead of a table.")
+    var json = false
+
+    @Flag(name: .long, help: "Also list nodes that are not touchscreens (keyboards, mice…).")
+    var all = false
+
+    @Flag(name: .long, help: "Only the nodes gestured would use; exit status 1 when there is none.")
+    var inUse = false
+
+    func run() throws {
+        let configuration = try config.load()
+        var reports: [DeviceReport]
+        do { reports = try DeviceSurvey.run(configuration: configuration) } catch {
+            throw CleanExit.message("gesturectl devices: cannot list input devices through udev: \(error)", code: 1)
+        }
+        if inUse {
+            reports = reports.filter(\.inUse)
+        } else if !all && !json {
+            reports = reports.filter { r in
+                if r.udevTouchscreen || r.inUse { return true }
+                switch r.skipped {
+                case .pen?, .deniedByConfig?: return true
+                default: return false
+                }
+            }
+        }
+        if json {
+            print(jsonArray(reports))
+        } else if reports.isEmpty {
+            print("no touchscreen found\(all ? "" : " (--all lists every input node)")")
+        } else {
+            print(table(reports))
+        }
+        if inUse && reports.isEmpty { throw ExitCode(1) }
+    }
+
+    func table(_ reports: [DeviceReport]) -> String {
+        let header = ["NODE", "NAME", "ID", "SIZE (mm)", "SLOTS", "CALIBRATION", "STATUS", "SYSPATH"]
+        var rows = [header]
+        for r in reports {
+            let size = r.sizeMM.map { "\(formatFixed($0.x, decimals: 0))×\(formatFixed($0.y, decimals: 0)) (\(r.sizeSource?.rawValue ?? "?"))" } ?? "-"
+            let slots = r.slots.map { "\($0)\(r.typeA ? " (type A)" : "")" } ?? "-"
+            var calibration = CalibrationMatrix.isIdentity(r.calibration) ? "identity"
+                : r.calibration.map { formatFixed($0, decimals: 3) }.joined(separator: " ")
+            if let bad = r.invalidCalibration { calibration = "invalid \"\(bad)\"" }
+            var status = r.skipped.map { "skipped: \($0)" } ?? "in use"
+            if let rot = r.rotation, rot != .none { status += ", rotated \(rot.rawValue)°" }
+            rows.append([r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, status, r.syspath])
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in rows { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
+        return rows.map { row in
+            row.enumerated().map { i, c in
+                i == row.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    func jsonArray(_ reports: [DeviceReport]) -> String {
+        func str(_ s: String?) -> Any { s.map { $0 as Any } ?? NSNull() }
+        let objects: [[String: Any]] = reports.map { r in
+            [
+                "node": str(r.devnode),
+                "syspath": r.syspath,
+                "name": r.name,
+                "id": r.vendorProduct,
+                "in_use": r.inUse,
+                "skipped": str(r.skipped?.code),
+                "reason": str(r.skipped?.description),
+                "udev_touchscreen": r.udevTouchscreen,
+                "size_mm": r.sizeMM.map { [$0.x, $0.y] as Any } ?? NSNull(),
+                "size_source": str(r.sizeSource?.rawValue),
+                "rotation": r.rotation.map { $0.rawValue as Any } ?? NSNull(),
+                "slots": r.slots.map { $0 as Any } ?? NSNull(),
+                "type_a": r.typeA,
+                "calibration": r.calibration,
+                "invalid_calibration": str(r.invalidCalibration),
+            ]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

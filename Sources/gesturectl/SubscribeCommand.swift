@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import GestureCore
+import GestureDaemon
+import Glibc
+
+/// `--socket PATH`, shared by the commands that talk to the daemon.
+struct SocketOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(ListeningSocket.defaultPath)).", valueName: "PATH"))
+    var socket: String?
+
+    var path: String {
+        socket ?? ProcessInfo.processInfo.environment["GESTURED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ListeningSocket.defaultPath
+    }
+}
+
+func warn(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+struct SubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Print gesture events from gestured as JSON lines, or run a command for each.",
+        discussion: """
+            Filters are ORed within an option and ANDed across options. With --exec, CMD runs \
+            through /bin/sh -c as you, once per event, with the event's JSON line on its stdin and \
+            its fields in GESTURE_* variables (GESTURE_NAME, GESTURE_KIND, GESTURE_STATE, GESTURE_TIME, \
+            GESTURE_DEVICE, GESTURE_FINGERS, GESTURE_X_MM, GESTURE_Y_MM, GESTURE_X, GESTURE_Y, and the \
+            kind's fields such as GESTURE_TAPS, GESTURE_DIRECTION, GESTURE_RADIUS_MM, GESTURE_REASON). \
+            Events arriving while --max-children commands still run are dropped with a warning. \
+            When gestured restarts, subscribe reconnects.
+            """)
+
+    @OptionGroup var socket: SocketOption
+
+    @Option(name: .long, help: ArgumentHelp("Only this recognizer (by configured name); repeatable.", valueName: "N"))
+    var name: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Only this kind (tap, circle, …); repeatable.", valueName: "K"))
+    var kind: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Only this state (began, changed, ended, recognized, cancelled, failed); repeatable.", valueName: "S"))
+    var state: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Only this device (its name); repeatable.", valueName: "D"))
+    var device: [String] = []
+    @Flag(name: .long, help: "Also receive failed transitions, with their reasons.")
+    var failures = false
+    @Option(name: .long, help: ArgumentHelp("Run CMD (via /bin/sh -c) for each event instead of printing it.", valueName: "CMD"))
+    var exec: String?
+    @Option(name: .long, help: "At most this many commands running at once.")
+    var maxChildren = 4
+
+    func validate() throws {
+        for k in kind where GestureKind(rawValue: k) == nil {
+            throw ValidationError("unknown kind '\(k)'; kinds are \(GestureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for s in state where GestureState(rawValue: s) == nil || s == "possible" {
+            throw ValidationError("unknown state '\(s)'; states are began, changed, ended, recognized, cancelled, failed")
+        }
+        if maxChildren < 1 { throw ValidationError("--max-children must be at least 1") }
+    }
+
+    var request: String {
+        func list(_ xs: [String]) -> String {
+            var out = "["
+            for (i, x) in xs.enumerated() { if i > 0 { out += "," }; JSONWriter.appendQuoted(x, to: &out) }
+            return out + "]"
+        }
+        var w = JSONWriter()
+        w.field("cmd", string: "subscribe")
+        if !name.isEmpty { w.field("name", raw: list(name)) }
+        if !kind.isEmpty { w.field("kind", raw: list(kind)) }
+        if !state.isEmpty { w.field("state", raw: list(state)) }
+        if !device.isEmpty { w.field("device", raw: list(device)) }
+        if failures { w.field("failures", raw: "true") }
+        return w.finish()
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let runner = exec.map { CommandRunner(command: $0, maxChildren: maxChildren, warn: warn) }
+        let path = socket.path
+        var backoffMS: Int32 = 100
+        var everConnected = false
+        var saidWaiting = false
+        while true {
+            let connection: DaemonConnection
+            do {
+                connection = try DaemonConnection(path: path)
+            } catch {
+                guard error.isTransient else { throw CleanExit.message("gesturectl: \(error)", code: 1) }
+                if !saidWaiting { warn("gesturectl: \(error); retrying"); saidWaiting = true }
+                wait(ms: backoffMS, runner: runner)
+                backoffMS = min(backoffMS * 2, 5000)
+                continue
+            }
+            guard case .line(let helloLine) = connection.readLine(timeoutMS: 5000),
+                  let hello = try? JSONValue.parse(helloLine), hello["type"] == .string("hello") else {
+                warn("gesturectl: \(path): no hello from the daemon; retrying")
+                wait(ms: backoffMS, runner: runner)
+                backoffMS = min(backoffMS * 2, 5000)
+                continue
+            }
+            guard hello["protocol"] == .number(Double(socketProtocolVersion)) else {
+                throw CleanExit.message("gesturectl: the daemon speaks protocol \(hello["protocol"]?.json ?? "?"); this gesturectl speaks \(socketProtocolVersion)", code: 1)
+            }
+            if everConnected || saidWaiting { warn("gesturectl: connected to \(path)") }
+            everConnected = true
+            saidWaiting = false
+            backoffMS = 100
+            guard connection.send(request) else { continue }
+            let reason = stream(connection, runner: runner)
+            warn("gesturectl: \(reason); reconnecting")
+            saidWaiting = true
+        }
+    }
+
+    /// Reads events until the connection ends; returns why it ended.
+    func stream(_ c: DaemonConnection, runner: CommandRunner?) -> String {
+        let out = FileHandle.standardOutput
+        while true {
+            // With children running, wake up to reap them even if no event comes.
+            switch c.readLine(timeoutMS: (runner?.running.isEmpty ?? true) ? -1 : 200) {
+            case .timedOut:
+                runner?.reap()
+            case .closed:
+                return "gestured closed the connection"
+            case .line(let line):
+                guard let v = try? JSONValue.parse(line) else { warn("gesturectl: not JSON from the daemon: \(line)"); continue }
+                switch v["type"]?.string {
+                case "event":
+                    if let runner {
+                        runner.run(eventLine: line, environment: EventEnvironment.variables(for: v))
+                    } else {
+                        out.write(Data((line + "\n").utf8))
+                    }
+                case "error":
+                    let message = v["message"]?.string ?? line
+                    if v["final"] == .bool(true) { return "gestured: \(message)" }
+                    warn("gesturectl: gestured says: \(message)")
+                case "subscribed":
+                    break
+                default:
+                    break  // newer message types are ignored, as PROTOCOL.md asks
+                }
+            }
+        }
+    }
+
+    func wait(ms: Int32, runner: CommandRunner?) {
+        usleep(UInt32(ms) * 1000)
+        runner?.reap()
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show gestured's devices, recognizers and clients.")
+
+    @OptionGroup var socket: SocketOption
+
+    @Flag(name: .long, help: "Print the daemon's status reply as one JSON line.")
+    var json = false
+
+    func run() throws {
+        let c: DaemonConnection
+        do { c = try DaemonConnection(path: socket.path) } catch {
+            throw CleanExit.message("gesturectl: \(error)", code: 1)
+        }
+        guard case .line = c.readLine(timeoutMS: 5000), c.send("{\"cmd\":\"status\"}"),
+              case .line(let line) = c.readLine(timeoutMS: 5000), let s = try? JSONValue.parse(line),
+              s["type"] == .string("status") else {
+            throw CleanExit.message("gesturectl: no status reply from \(socket.path)", code: 1)
+        }
+        if json { print(line); return }
+        func n(_ v: JSONValue?) -> String { v.map { EventEnvironmentText.text($0) } ?? "?" }
+        print("gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))")
+        if case .array(let devices)? = s["devices"] {
+            print("devices: \(devices.count)")
+            for d in devices {
+                var size = ""
+                if case .array(let xy)? = d["size_mm"], xy.count == 2 { size = "  \(n(xy[0])) × \(n(xy[1])) mm" }
+                print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)")
+            }
+        }
+        if case .array(let rs)? = s["recognizers"] {
+            print("recognizers: " + rs.map { "\(n($0["name"])) (\(n($0["kind"])))" }.joined(separator: ", "))
+        }
+        if case .array(let clients)? = s["clients"] {
+            let subscribers = clients.filter { $0["subscribed"] == .bool(true) }.count
+            print("clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))")
+            for cl in clients {
+                let filter = cl["filter"].map { " filter \($0.json)" } ?? ""
+                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines")
+            }
+        }
+    }
+}
+
+enum EventEnvironmentText {
+    static func text(_ v: JSONValue) -> String {
+        if case .string(let s) = v { return s }
+        return v.json
+    }
+}

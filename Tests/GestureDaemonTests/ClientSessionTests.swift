@@ -1,0 +1,153 @@
+import GestureCore
+@testable import GestureDaemon
+import Testing
+
+/// The protocol state machine, driven byte by byte as the server would.
+@Suite struct ClientSessionTests {
+    func lines(_ actions: [ClientSession.Action]) -> [String] {
+        actions.compactMap { if case .send(let l) = $0 { return l } else { return nil } }
+    }
+
+    func errorCodes(_ actions: [ClientSession.Action]) -> [String] {
+        lines(actions).compactMap { (try? JSONValue.parse($0))?["code"]?.string }
+    }
+
+    @Test func pingEchoesItsID() {
+        var s = ClientSession()
+        let a = s.received(Array("{\"cmd\":\"ping\",\"id\":7}\n".utf8))
+        #expect(lines(a) == ["{\"type\":\"pong\",\"id\":7}"])
+    }
+
+    @Test func aRequestSplitAcrossReadsIsOneRequest() {
+        var s = ClientSession()
+        #expect(s.received(Array("{\"cmd\":".utf8)).isEmpty)
+        #expect(s.received(Array("\"ping\"}".utf8)).isEmpty)
+        #expect(lines(s.received([0x0A])) == ["{\"type\":\"pong\"}"])
+    }
+
+    @Test func twoRequestsInOneReadGetTwoReplies() {
+        var s = ClientSession()
+        let a = s.received(Array("{\"cmd\":\"ping\",\"id\":1}\r\n\n  \n{\"cmd\":\"status\",\"id\":\"x\"}\n".utf8))
+        #expect(a == [.send("{\"type\":\"pong\",\"id\":1}"), .sendStatus(id: .string("x"))])
+    }
+
+    @Test func subscribeReadsEveryFilter() {
+        var s = ClientSession()
+        let a = s.received(Array(#"{"cmd":"subscribe","name":["a","b"],"kind":"circle","state":["recognized","began"],"device":"ts","failures":true}"#.utf8) + [0x0A])
+        let f = SubscriptionFilter(names: ["a", "b"], kinds: [.circle], states: [.recognized, .began],
+                                   devices: ["ts"], failures: true)
+        #expect(a.first == .subscribe(f))
+        #expect(lines(a) == [#"{"type":"subscribed","filter":{"name":["a","b"],"kind":["circle"],"state":["began","recognized"],"device":["ts"],"failures":true}}"#])
+        #expect(s.subscription == f)
+    }
+
+    @Test func badArgumentsAreRejectedWithTheirReason() {
+        var s = ClientSession()
+        #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"kind\":\"swirl\"}\n".utf8))) == ["bad_argument"])
+        #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"kinds\":\"tap\"}\n".utf8))) == ["bad_argument"])
+        #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"failures\":1}\n".utf8))) == ["bad_argument"])
+        #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"state\":\"possible\"}\n".utf8))) == ["bad_argument"])
+        #expect(s.subscription == nil)
+        #expect(s.errors == 4)
+        #expect(!s.isClosed)
+    }
+
+    @Test func malformedAndUnknownLinesGetErrors() {
+        var s = ClientSession()
+        #expect(errorCodes(s.received(Array("hello\n".utf8))) == ["malformed"])
+        #expect(errorCodes(s.received(Array("[1,2]\n".utf8))) == ["malformed"])
+        #expect(errorCodes(s.received(Array("{\"cmd\":\"dance\",\"id\":3}\n".utf8))) == ["unknown_command"])
+        #expect(s.errors == 3)
+    }
+
+    @Test func repeatedErrorsCloseTheConnectionWithAFinalLine() {
+        var s = ClientSession(limits: .init(maxErrors: 3))
+        let a = s.received(Array("x\ny\nz\n{\"cmd\":\"ping\"}\n".utf8))
+        #expect(errorCodes(a) == ["malformed", "malformed", "malformed", "too_many_errors"])
+        #expect(a.last == .close)
+        #expect(s.isClosed)
+        #expect(s.received(Array("{\"cmd\":\"ping\"}\n".utf8)).isEmpty)
+    }
+
+    @Test func anOverlongLineIsReportedOnceAndSkippedToItsNewline() {
+        var s = ClientSession(limits: .init(maxLineBytes: 16))
+        var a = s.received(Array(repeating: UInt8(ascii: "a"), count: 40))
+        #expect(errorCodes(a) == ["line_too_long"])
+        a = s.received(Array(repeating: UInt8(ascii: "a"), count: 100_000))
+        #expect(a.isEmpty)
+        a = s.received(Array("aaa\n{\"cmd\":\"ping\"}\n".utf8))
+        #expect(lines(a) == ["{\"type\":\"pong\"}"])
+    }
+
+    @Test func aLineOfExactlyTheLimitIsAccepted() {
+        var s = ClientSession(limits: .init(maxLineBytes: 14))
+        #expect(lines(s.received(Array("{\"cmd\":\"ping\"}\n".utf8))) == ["{\"type\":\"pong\"}"])
+    }
+
+    @Test func endOfInputClosesANonSubscriberButNotASubscriber() {
+        var plain = ClientSession()
+        #expect(lines(plain.received(Array("{\"cmd\":\"ping\"}".utf8))).isEmpty)
+        let end = plain.endOfInput()
+        #expect(end == [.send("{\"type\":\"pong\"}"), .close])
+
+        var sub = ClientSession()
+        _ = sub.received(Array("{\"cmd\":\"subscribe\"}\n".utf8))
+        #expect(sub.endOfInput().isEmpty)
+        #expect(!sub.isClosed)
+        #expect(sub.inputEnded)
+    }
+
+    @Test func unsubscribeForgetsTheFilter() {
+        var s = ClientSession()
+        _ = s.received(Array("{\"cmd\":\"subscribe\"}\n".utf8))
+        let a = s.received(Array("{\"cmd\":\"unsubscribe\"}\n".utf8))
+        #expect(a == [.unsubscribe, .send("{\"type\":\"unsubscribed\"}")])
+        #expect(s.subscription == nil)
+    }
+
+    @Test func garbageBytesNeverCrashIt() {
+        var s = ClientSession(limits: .init(maxLineBytes: 256, maxErrors: 1000))
+        var rng = SplitMix(seed: 42)
+        for _ in 0..<2000 {
+            let n = Int(rng.next() % 64)
+            var bytes: [UInt8] = []
+            for _ in 0..<n {
+                let pick = rng.next() % 10
+                bytes.append(pick == 0 ? 0x0A : pick < 4 ? Array("{}[]\":,\\u".utf8)[Int(rng.next() % 9)] : UInt8(truncatingIfNeeded: rng.next()))
+            }
+            _ = s.received(bytes)
+        }
+        #expect(s.errors > 0)
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct JSONValueTests {
+    @Test func parsesWhatRequestsUse() throws {
+        let v = try JSONValue.parse(#" {"a": [1, -2.5e1, true, false, null], "b": "x\"\u00e9\ud83d\ude00"} "#)
+        #expect(v["a"] == .array([.number(1), .number(-25), .bool(true), .bool(false), .null]))
+        #expect(v["b"] == .string("x\"é😀"))
+    }
+
+    @Test func rejectsWhatIsNotJSON() {
+        for text in ["", "{", "{\"a\"}", "{\"a\":1,}", "[1 2]", "01x", "\"\\x\"", "tru", "{\"a\":1} 2", "\"\u{01}\"", "1e999"] {
+            #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
+        }
+    }
+
+    @Test func limitsNesting() {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(String(repeating: "[", count: 100_000)) }
+        #expect((try? JSONValue.parse(String(repeating: "[", count: 10) + String(repeating: "]", count: 10))) != nil)
+    }
+}

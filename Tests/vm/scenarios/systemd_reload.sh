@@ -1,0 +1,29 @@
+#!/bin/sh
+# vm-mode: systemd
+# Reloads under systemd: a broken config (SIGHUP via systemctl reload, and an edit
+# saved by rename) is refused with file:line and the running config stays; a good
+# edit is applied.
+. "$VM_REPO/Tests/vm/lib.sh"
+. "$VM_REPO/Tests/vm/service_lib.sh"
+
+svc_install
+svc_start
+recognizers() { gesturectl status --json | jq -c '[.recognizers[].name]'; }
+before=$(recognizers)
+
+printf '\n[recognizer.broken]\nkind = "swirl"\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured.service
+sleep 2
+vm_assert_eq "active after a broken reload" active "$(systemctl is-active gestured.service)"
+vm_assert "journal names file:line of the error" sh -c "journalctl -u gestured --no-pager -o cat | grep -q 'gestured.toml:[0-9]*: .*kind'"
+vm_assert "journal says the old config stays" sh -c "journalctl -u gestured --no-pager -o cat | grep -q 'keeping the previous configuration'"
+vm_assert_eq "recognizers unchanged" "$before" "$(recognizers)"
+
+# An editor's save: new file, renamed over the old one; inotify sees it.
+grep -v 'recognizer.broken\|swirl' /etc/gestured/gestured.toml > /etc/gestured/.new.toml
+printf '\n[recognizer.extra_tap]\nkind = "tap"\ntaps = 3\n' >> /etc/gestured/.new.toml
+mv /etc/gestured/.new.toml /etc/gestured/gestured.toml
+vm_wait_until 10 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"extra_tap\")' >/dev/null" \
+    || vm_fail "the renamed-in config was not applied: $(svc_journal | tail -5)"
+vm_assert_eq "no restarts" 0 "$(systemctl show -P NRestarts gestured.service)"
+vm_finish

@@ -1,0 +1,69 @@
+#!/bin/sh
+# vm-mode: systemd
+# Subscribers on the real socket: a user in group gestured receives exactly the
+# gestures `gesturectl replay` finds in a played recording; a user outside the
+# group is refused by the socket's permissions; a subscriber that stops reading is
+# dropped with a final error while another one receives every event.
+. "$VM_REPO/Tests/vm/lib.sh"
+. "$VM_REPO/Tests/vm/service_lib.sh"
+
+svc_install
+svc_user alice gestured
+svc_user bob
+svc_start
+
+desc=$VM_FIXTURES/Atmel-maXTouch-Touchscreen.desc
+taps=$VM_FIXTURES/Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events
+drag=$VM_FIXTURES/Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events
+vm_device_create atmel "$desc" || vm_abort "cannot create the touchscreen"
+vm_wait_until 20 sh -c "gesturectl status | grep -q '$(vm_node atmel)'" || vm_abort "daemon did not pick up $(vm_node atmel)"
+
+# bob is not in the group: connect(2) fails with EACCES and gesturectl says why.
+svc_as bob gesturectl status > "$VM_SCRATCH/bob.out" 2>&1
+vm_assert_eq "bob's gesturectl status exit" 1 "$?"
+vm_assert "bob is told about the group" grep -q "permission denied" "$VM_SCRATCH/bob.out"
+
+# alice subscribes; a second subscriber connects and never reads.
+svc_as alice gesturectl subscribe > "$VM_SCRATCH/alice.jsonl" 2> "$VM_SCRATCH/alice.err" &
+_vm_track $!
+python3 - "$VM_SCRATCH/stalled.out" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.connect("/run/gestured/events.sock")
+s.sendall(b'{"cmd":"subscribe","failures":true}\n')
+time.sleep(150)   # never reads until the end
+data = b""
+s.settimeout(2)
+try:
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: break
+        data += chunk
+except Exception: pass
+open(sys.argv[1], "wb").write(data)
+PY
+_vm_track $!
+vm_wait_until 10 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_fail "two subscribers expected: $(gesturectl status)"
+
+vm_replay "$desc" "$taps" "$VM_SCRATCH/expected-taps.jsonl"
+vm_device_play atmel "$taps"
+sleep 3
+vm_project < "$VM_SCRATCH/expected-taps.jsonl" > "$VM_SCRATCH/expected.txt"
+jq -c 'select(.type == "event")' < "$VM_SCRATCH/alice.jsonl" | vm_project > "$VM_SCRATCH/alice.txt"
+vm_compare "alice's events for the taps recording" "$VM_SCRATCH/expected.txt" "$VM_SCRATCH/alice.txt"
+
+# Flood: the drag recording many times over makes pan events by the thousand.
+vm_replay "$desc" "$drag" "$VM_SCRATCH/expected-drag.jsonl"
+before=$(wc -l < "$VM_SCRATCH/alice.jsonl")
+rounds=0
+while [ $rounds -lt 15 ] && ! svc_journal | grep -q "dropped: fell behind"; do
+    vm_device_play atmel "$drag"; rounds=$((rounds + 1))
+done
+sleep 3
+vm_assert "the stalled subscriber was dropped" sh -c "journalctl -u gestured --no-pager -o cat | grep -q 'dropped: fell behind'"
+got=$(($(wc -l < "$VM_SCRATCH/alice.jsonl") - before))
+want=$(($(wc -l < "$VM_SCRATCH/expected-drag.jsonl") * rounds))
+vm_note "after $rounds drag recordings: alice got $got events, replay predicts $want"
+vm_assert_eq "alice received every event" "$want" "$got"
+vm_assert_eq "daemon still active" active "$(systemctl is-active gestured.service)"
+vm_finish
