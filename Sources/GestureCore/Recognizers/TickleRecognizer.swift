@@ -62,7 +62,7 @@ public final class TickleRecognizer: Recognizer {
     public func timeout(at time: EventTime) -> Proposal {
         guard state == .tracking else { return .none }
         state = .decided
-        return .fail("too slow: stroke \(count + 1) took longer than \(parameters.maxStrokeDuration) (\(count) reversals)")
+        return .fail("too slow: stroke \(count + 1) took longer than \(parameters.maxStrokeDuration) (\(count) reversal\(count == 1 ? "" : "s"))")
     }
 
     public func handle(_ frame: borrowing TouchFrame) -> Proposal {
@@ -96,7 +96,7 @@ public final class TickleRecognizer: Recognizer {
             extreme = p; extremeTime = frame.time
             if extremeTime - strokeStartTime > parameters.maxStrokeDuration {
                 state = .decided
-                return .fail("too slow: stroke \(count + 1) took \(extremeTime - strokeStartTime) > \(parameters.maxStrokeDuration) (\(count) reversals)")
+                return .fail("too slow: stroke \(count + 1) took \(extremeTime - strokeStartTime) > \(parameters.maxStrokeDuration) (\(count) reversal\(count == 1 ? "" : "s"))")
             }
         } else if abs(dx) >= parameters.minTravelMM {
             // Reversal: the finished stroke ran from strokeStart to extreme.
