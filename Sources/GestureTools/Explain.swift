@@ -197,7 +197,7 @@ extension Explanation {
                 s += "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
             }
             for p in e.corners {
-                s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4\" fill=\"\(c)\" fill-opacity=\"0.35\"/>\n"
+                s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4.5\" fill=\"\(c)\" fill-opacity=\"0.5\"/>\n"
             }
             if e.chords.count >= 2 {
                 s += "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
@@ -258,7 +258,7 @@ extension Explanation {
         let cc = Self.colour(.circle)
         legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>", "circle: fitted circle, + centre")
         legend("<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>", "circle: inner box (keep out)")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"\(cc)\" fill-opacity=\"0.35\"/>", "circle: sharpest fifth of turns")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>", "circle: sharpest fifth of turns")
         legend("<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>", "stroke bounding box")
         legend("<path d=\"M7,-5 l10,10 M17,-5 l-10,10\" stroke=\"#555\" stroke-width=\"2.5\"/>", "hook cut off here")
         let ck = Self.colour(.checkmark)
