@@ -64,6 +64,27 @@ public struct Tally: Sendable, Codable, Equatable {
     public init() {}
     public var recall: Double { positives == 0 ? .nan : Double(hits) / Double(positives) }
     public var falseAcceptRate: Double { negatives == 0 ? .nan : Double(falseAccepts) / Double(negatives) }
+
+    enum CodingKeys: String, CodingKey { case positives, hits, negatives, falseAccepts, recall, falseAcceptRate }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        positives = try c.decode(Int.self, forKey: .positives)
+        hits = try c.decode(Int.self, forKey: .hits)
+        negatives = try c.decode(Int.self, forKey: .negatives)
+        falseAccepts = try c.decode(Int.self, forKey: .falseAccepts)
+    }
+
+    /// The counts, and the rates worked out from them (null where there is nothing to count).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(positives, forKey: .positives)
+        try c.encode(hits, forKey: .hits)
+        try c.encode(negatives, forKey: .negatives)
+        try c.encode(falseAccepts, forKey: .falseAccepts)
+        if recall.isNaN { try c.encodeNil(forKey: .recall) } else { try c.encode(recall, forKey: .recall) }
+        if falseAcceptRate.isNaN { try c.encodeNil(forKey: .falseAcceptRate) } else { try c.encode(falseAcceptRate, forKey: .falseAcceptRate) }
+    }
 }
 
 /// The accuracy of one configured recognizer over a corpus.
