@@ -54,21 +54,10 @@ public final class CheckmarkRecognizer: Recognizer {
 
     public func handle(_ frame: borrowing TouchFrame) -> Proposal {
         guard state == .tracking else { return .none }
-        let step = tracker.feed(frame)
-        if tracker.maxFingers > 1 { state = .decided; return .fail("\(tracker.maxFingers) fingers; a checkmark is drawn with one") }
-        switch step {
-        case .cancelled:
-            state = .decided
-            return .fail("touch cancelled")
-        case .lifted:
-            state = .decided
-            return decide()
-        case .moved, .nothing:
-            if tracker.stroke.duration > parameters.maxDuration {
-                state = .decided
-                return .fail("took \(tracker.stroke.duration) > \(parameters.maxDuration)")
-            }
-            return .none
+        switch tracker.follow(frame, shape: "a checkmark", maxDuration: parameters.maxDuration) {
+        case .pending: return .none
+        case .failed(let why): state = .decided; return .fail(why)
+        case .lifted: state = .decided; return decide()
         }
     }
 

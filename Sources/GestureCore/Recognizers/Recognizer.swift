@@ -138,6 +138,24 @@ struct SingleFingerTracker {
         return step
     }
 
+    /// What a one-finger shape decided at lift makes of a frame.
+    enum Outcome { case pending, lifted, failed(String) }
+
+    /// The frame handling every one-finger shape shares: a second finger, a
+    /// cancelled touch or a stroke longer than `maxDuration` fail it at once;
+    /// the lift hands the stroke over for the decision.
+    mutating func follow(_ frame: borrowing TouchFrame, shape: String, maxDuration: Millis) -> Outcome {
+        let step = feed(frame)
+        if maxFingers > 1 { return .failed("\(maxFingers) fingers; \(shape) is drawn with one") }
+        switch step {
+        case .cancelled: return .failed("touch cancelled")
+        case .lifted: return .lifted
+        case .moved, .nothing:
+            if stroke.duration > maxDuration { return .failed("took \(stroke.duration) > \(maxDuration)") }
+            return .pending
+        }
+    }
+
     func report(_ detail: GestureDetail, at p: Point? = nil) -> Report {
         guard let p else {
             return Report(detail: detail, fingers: 1, location: stroke.last ?? .zero, locationNormalised: lastNormalised)
