@@ -94,9 +94,10 @@ build_initramfs() {
     initrd=$cache/initramfs-$kver-$key.cpio.gz
     [ -s "$initrd" ] && return
     say "building initramfs for $kver"
-    local stage=$cache/initramfs-stage
-    rm -rf "$stage"
-    mkdir -p "$stage"/{bin,dev,proc,sys,modules} "$cache"
+    mkdir -p "$cache"
+    local stage
+    stage=$(mktemp -d "$cache/initramfs-stage.XXXXXX")
+    mkdir -p "$stage"/{bin,dev,proc,sys,modules}
     cp "$busybox" "$stage/bin/busybox"
     cp "$here/guest/init" "$stage/init"
     chmod 755 "$stage/init" "$stage/bin/busybox"
@@ -112,9 +113,9 @@ build_initramfs() {
         esac
         echo "$base" >> "$stage/modules.list"
     done
-    (cd "$stage" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc 2>/dev/null) | gzip -1 > "$initrd.tmp" \
+    (cd "$stage" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc 2>/dev/null) | gzip -1 > "$initrd.tmp.$$" \
         || die "cpio failed"
-    mv "$initrd.tmp" "$initrd"
+    mv "$initrd.tmp.$$" "$initrd"
     rm -rf "$stage"
 }
 
@@ -134,7 +135,11 @@ scenario_limit() {
 
 select_scenarios() {
     local all=() s
-    for s in "$here"/scenarios/*.sh; do all+=("$(basename "$s" .sh)"); done
+    # smoke* first: when the machinery itself is broken, that is the verdict to read.
+    for s in "$here"/scenarios/smoke*.sh "$here"/scenarios/*.sh; do
+        s=$(basename "$s" .sh)
+        [[ " ${all[*]} " == *" $s "* ]] || all+=("$s")
+    done
     if [ $# -eq 0 ]; then
         selected=("${all[@]}")
     else
@@ -174,7 +179,7 @@ boot() {
     local append="console=ttyS0 quiet panic=-1 vm.mode=$mode"
     if [ "$mode" = systemd ]; then
         # tmpfiles-setup walks the whole 9p root: most of a minute for nothing.
-        append="$append systemd.unit=multi-user.target systemd.mask=systemd-tmpfiles-setup.service"
+        append="$append systemd.unit=vm-scenarios.target systemd.mask=systemd-tmpfiles-setup.service"
     fi
     say "[$mode] booting $kver for: $*"
     local t0 t_boot=
