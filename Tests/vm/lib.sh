@@ -28,7 +28,10 @@ _vm_details=$VM_SCRATCH/.details
 
 # --- reporting -----------------------------------------------------------------------
 
-vm_log() { echo "[$(date +%H:%M:%S.%N | cut -c1-12)] $*" >&2; }
+# Under TCG every exec costs ~0.1 s (jq ~0.6 s), so the helpers that poll or log use
+# shell builtins where they can; the clock is the guest's uptime, read without a fork.
+vm_uptime() { read -r _vm_up _vm_idle < /proc/uptime; echo "$_vm_up"; }
+vm_log() { read -r _vm_up _vm_idle < /proc/uptime; echo "[$_vm_up] $*" >&2; }
 
 # vm_note MESSAGE — a line for the verdict's details (and the log).
 vm_note() { vm_log "note: $*"; echo "note: $*" >> "$_vm_details"; }
@@ -135,16 +138,21 @@ _vm_cleanup() {
 
 # vm_wait_until SECONDS COMMAND… — poll (every 0.1 s) until the command succeeds.
 vm_wait_until() {
-    _limit=$1; shift
-    _end=$(( $(date +%s) + _limit ))
+    read -r _vm_up _vm_idle < /proc/uptime
+    _end=$(( ${_vm_up%.*} + $1 )); shift
     while ! "$@"; do
-        [ "$(date +%s)" -ge "$_end" ] && return 1
+        read -r _vm_up _vm_idle < /proc/uptime
+        [ "${_vm_up%.*}" -ge "$_end" ] && return 1
         sleep 0.1
     done
     return 0
 }
 
-_vm_pid_gone() { ! kill -0 "$1" 2>/dev/null || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+_vm_pid_gone() {
+    kill -0 "$1" 2>/dev/null || return 0
+    read -r _vm_s1 _vm_s2 _vm_state _vm_rest < "/proc/$1/stat" 2>/dev/null || return 0
+    [ "$_vm_state" = Z ]
+}
 # _vm_wait_gone PID SECONDS — wait for a process to exit (reaps it if it is our child).
 _vm_wait_gone() {
     vm_wait_until "$2" _vm_pid_gone "$1" || return 1
@@ -161,12 +169,12 @@ _vm_udev_has() { [ "$(vm_udev_prop "$1" "$2")" = "$3" ]; }
 _vm_absent() { ! test -e "$1"; }
 
 # vm_fd_count PID — number of open file descriptors.
-vm_fd_count() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+vm_fd_count() { set -- /proc/"$1"/fd/*; [ -e "$1" ] && echo $# || echo 0; }
 
 # vm_pid_holds PID PATH — does the process have PATH open?
 vm_pid_holds() {
     for _fd in /proc/"$1"/fd/*; do
-        [ "$(readlink "$_fd" 2>/dev/null)" = "$2" ] && return 0
+        [ "$_fd" -ef "$2" ] && return 0    # same device and inode as the node
     done
     return 1
 }
@@ -177,8 +185,9 @@ _vm_dev() { echo "$VM_SCRATCH/dev/$1"; }
 vm_node() { cat "$(_vm_dev "$1")/node"; }
 vm_device_pid() { cat "$(_vm_dev "$1")/pid"; }
 
-# vm_device_create HANDLE DESC — create a uinput device from an evemu description,
-# wait for its /dev/input/eventN and for udev to have processed it.
+# vm_device_create HANDLE DESC [--no-settle] — create a uinput device from an evemu
+# description, wait for its /dev/input/eventN and for udev to have processed it
+# (--no-settle: only for the node; about a second less under TCG).
 vm_device_create() {
     _d=$(_vm_dev "$1")
     rm -rf "$_d"; mkdir -p "$_d"
@@ -195,6 +204,7 @@ vm_device_create() {
     _node=$(grep -o '/dev/input/event[0-9]*' "$_d/out" | head -n1)
     echo "$_node" > "$_d/node"
     vm_wait_until 10 test -c "$_node" || { vm_fail "device $1: $_node never appeared"; return 1; }
+    [ "${3:-}" = --no-settle ] && return 0
     vm_udev_settle
     # settle only covers events udevd has already received; wait for the database entry.
     vm_wait_until 10 _vm_udev_has "$_node" ID_INPUT 1 \
@@ -242,6 +252,7 @@ vm_device_remove() {
 # (a new tracking ID in a slot that still holds one ends the old touch).
 vm_recording_touches() {
     awk '
+        BEGIN { slot = 0 }
         $1 == "E:" && $3 == "0003" && $4 == "002f" { slot = $5 + 0 }
         $1 == "E:" && $3 == "0003" && $4 == "0039" {
             id = $5 + 0
@@ -296,15 +307,10 @@ vm_daemon_pid() { cat "$VM_SCRATCH/daemon.pid"; }
 
 # Does PID have a uevent netlink socket bound to a multicast group (a udev monitor)?
 _vm_has_uevent_monitor() {
-    for _fd in /proc/"$1"/fd/*; do
-        _l=$(readlink "$_fd" 2>/dev/null) || continue
-        case "$_l" in socket:\[*\]) ;; *) continue ;; esac
-        _ino=${_l#socket:[}; _ino=${_ino%]}
-        # /proc/net/netlink: sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode; Eth 15 = KOBJECT_UEVENT
-        awk -v ino="$_ino" '$2 == 15 && $4 != "00000000" && $10 == ino { found = 1 } END { exit !found }' \
-            /proc/net/netlink && return 0
-    done
-    return 1
+    # /proc/net/netlink: sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode; Eth 15 = KOBJECT_UEVENT
+    ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' \
+        | awk 'NR == FNR { mine[$1] = 1; next } $2 == 15 && $4 != "00000000" && ($10 in mine) { found = 1 }
+               END { exit !found }' - /proc/net/netlink
 }
 
 # vm_daemon_start — start `gestured --stdout --config FILE` in the background and wait
@@ -328,8 +334,9 @@ vm_daemon_start() {
 
 vm_daemon_alive() { ! _vm_pid_gone "$(vm_daemon_pid)"; }
 
-# vm_daemon_stop — SIGTERM; the daemon must exit within 10 s.
+# vm_daemon_stop — SIGTERM; the daemon must exit within 10 s (and have printed only JSON).
 vm_daemon_stop() {
+    vm_daemon_check_stdout
     _p=$(vm_daemon_pid)
     if _vm_pid_gone "$_p"; then vm_fail "gestured had already exited: $(tail -c 400 "$_vm_daemon_err")"; return 1; fi
     kill -TERM "$_p"
@@ -347,19 +354,28 @@ vm_daemon_mark() { wc -l < "$_vm_daemon_out"; }
 # printed after line FROM, one compact JSON object per line. Other lines (hello…) are skipped.
 vm_daemon_events() {
     tail -n +"$(( ${1:-0} + 1 ))" "$_vm_daemon_out" \
-        | jq -c 'select(type == "object" and has("kind") and has("state"))' 2>/dev/null
+        | jq -c -R 'fromjson? | select(type == "object" and has("kind") and has("state"))'
+}
+
+# vm_daemon_check_stdout — every line the daemon printed on stdout must be JSON.
+vm_daemon_check_stdout() {
+    _bad=$(jq -R -r 'select((try (fromjson | type) catch "none") != "object")' < "$_vm_daemon_out" | wc -l)
+    vm_assert_eq "lines on gestured's stdout that are not JSON objects" 0 "$_bad" \
+        || vm_note "first of them: $(jq -R -r 'select((try (fromjson | type) catch "none") != "object")' < "$_vm_daemon_out" | head -n 1)"
 }
 
 # vm_daemon_wait_quiet SECONDS MAX — wait until the daemon printed nothing for SECONDS
 # (pending timers — double-tap windows — have fired), at most MAX seconds.
 vm_daemon_wait_quiet() {
-    _end=$(( $(date +%s) + $2 ))
-    _last=$(vm_daemon_mark); _since=$(date +%s)
-    while [ "$(date +%s)" -lt "$_end" ]; do
+    read -r _vm_up _vm_idle < /proc/uptime
+    _since=${_vm_up%.*}; _end=$(( _since + $2 ))
+    _last=$(vm_daemon_mark)
+    while [ "${_vm_up%.*}" -lt "$_end" ]; do
         sleep 0.2
         _n=$(vm_daemon_mark)
-        if [ "$_n" != "$_last" ]; then _last=$_n; _since=$(date +%s)
-        elif [ $(( $(date +%s) - _since )) -ge "$1" ]; then return 0
+        read -r _vm_up _vm_idle < /proc/uptime
+        if [ "$_n" != "$_last" ]; then _last=$_n; _since=${_vm_up%.*}
+        elif [ $(( ${_vm_up%.*} - _since )) -ge "$1" ]; then return 0
         fi
     done
     return 1
@@ -367,11 +383,35 @@ vm_daemon_wait_quiet() {
 
 # vm_daemon_wait_for JQ_CONDITION SECONDS [FROM] — wait for an event matching the condition,
 # e.g. '.kind == "pan" and .state == "began"'.
-_vm_daemon_has() { vm_daemon_events "$2" | jq -e -s "any(.[]; $1)" >/dev/null 2>&1; }
-vm_daemon_wait_for() { vm_wait_until "$2" _vm_daemon_has "$1" "${3:-0}"; }
+_vm_daemon_has() {
+    # jq is slow under TCG: only look again when the daemon has printed more.
+    _n=$(vm_daemon_mark)
+    [ "$_n" = "${_vm_has_seen:-}" ] && return 1
+    _vm_has_seen=$_n
+    vm_daemon_events "$2" | jq -e -s "any(.[]; $1)" >/dev/null 2>&1
+}
+vm_daemon_wait_for() { _vm_has_seen=; vm_wait_until "$2" _vm_daemon_has "$1" "${3:-0}"; }
 
 # vm_daemon_holds NODE — does the daemon have NODE open?
 vm_daemon_holds() { vm_pid_holds "$(vm_daemon_pid)" "$1"; }
+
+# vm_daemon_wait_opens HANDLE [SECONDS] — the daemon must open the device's node (hotplug).
+vm_daemon_wait_opens() {
+    vm_wait_until "${2:-20}" vm_daemon_holds "$(vm_node "$1")" && return 0
+    vm_fail "gestured did not open $(vm_node "$1") (device $1) within ${2:-20} s"
+    return 1
+}
+
+# vm_daemon_fds — the daemon's open files, one "fd -> target" a line (for failure details).
+vm_daemon_fds() { ls -l "/proc/$(vm_daemon_pid)/fd" | awk 'NR > 1 { print $(NF-2), $(NF-1), $NF }' | sort -n; }
+
+# vm_continuous_open EVENTS_FILE — names of continuous gestures (began) with no ended or
+# cancelled after them, one a line; empty when every began gesture was closed.
+vm_continuous_open() {
+    jq -r -s 'reduce .[] as $e ({}; if $e.state == "began" then .[$e.name] = true
+              elif $e.state == "ended" or $e.state == "cancelled" then del(.[$e.name]) else . end)
+              | keys[]' < "$1"
+}
 
 # vm_replay DESC EVENTS OUT — `gesturectl replay` of a recording, gesture events to OUT.
 vm_replay() {
@@ -380,7 +420,7 @@ vm_replay() {
         return 1
     fi
     jq -c 'select(type == "object" and has("kind") and has("state"))' < "$3.raw" > "$3" \
-        || { vm_fail "gesturectl replay $(basename "$2") printed lines that are not JSON"; return 1; }
+        || { vm_fail "gesturectl replay $(basename "$2") printed lines that are not JSON: $(head -c 200 "$3.raw")"; return 1; }
 }
 
 # vm_project — the comparable part of events (stdin → stdout): name kind state fingers.
@@ -392,7 +432,10 @@ vm_compare() {
         vm_log "ok: $1 ($(wc -l < "$3") events)"
         return 0
     fi
-    vm_fail "$1: sequences differ ($(wc -l < "$2") expected, $(wc -l < "$3") seen); diff:
-$(sed -n '3,40p' "$VM_SCRATCH/diff.tmp")"
+    # Runs of equal events folded ("37 pan pan changed 1") so the diff stays readable.
+    uniq -c "$2" > "$VM_SCRATCH/diff.expected"
+    uniq -c "$3" > "$VM_SCRATCH/diff.actual"
+    vm_fail "$1: sequences differ ($(wc -l < "$2") expected, $(wc -l < "$3") seen); diff of count-folded runs (-expected +seen):
+$(diff -U2 "$VM_SCRATCH/diff.expected" "$VM_SCRATCH/diff.actual" | sed -n '3,30p')"
     return 1
 }

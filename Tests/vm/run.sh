@@ -94,9 +94,10 @@ build_initramfs() {
     initrd=$cache/initramfs-$kver-$key.cpio.gz
     [ -s "$initrd" ] && return
     say "building initramfs for $kver"
-    local stage=$cache/initramfs-stage
-    rm -rf "$stage"
-    mkdir -p "$stage"/{bin,dev,proc,sys,modules} "$cache"
+    mkdir -p "$cache"
+    local stage
+    stage=$(mktemp -d "$cache/initramfs-stage.XXXXXX")
+    mkdir -p "$stage"/{bin,dev,proc,sys,modules}
     cp "$busybox" "$stage/bin/busybox"
     cp "$here/guest/init" "$stage/init"
     chmod 755 "$stage/init" "$stage/bin/busybox"
@@ -112,9 +113,9 @@ build_initramfs() {
         esac
         echo "$base" >> "$stage/modules.list"
     done
-    (cd "$stage" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc 2>/dev/null) | gzip -1 > "$initrd.tmp" \
+    (cd "$stage" && find . | LC_ALL=C sort | "$busybox" cpio -o -H newc 2>/dev/null) | gzip -1 > "$initrd.tmp.$$" \
         || die "cpio failed"
-    mv "$initrd.tmp" "$initrd"
+    mv "$initrd.tmp.$$" "$initrd"
     rm -rf "$stage"
 }
 
@@ -125,9 +126,20 @@ scenario_mode() {
     echo "${m:-chroot}"
 }
 
+# A scenario may ask for a longer limit than VM_TIMEOUT with a "# vm-timeout: SECONDS" line.
+scenario_limit() {
+    local t
+    t=$(sed -n 's/^# vm-timeout: *\([0-9]*\).*/\1/p' "$here/scenarios/$1.sh" | head -n1)
+    echo "${t:-$scenario_timeout}"
+}
+
 select_scenarios() {
     local all=() s
-    for s in "$here"/scenarios/*.sh; do all+=("$(basename "$s" .sh)"); done
+    # smoke* first: when the machinery itself is broken, that is the verdict to read.
+    for s in "$here"/scenarios/smoke*.sh "$here"/scenarios/*.sh; do
+        s=$(basename "$s" .sh)
+        [[ " ${all[*]} " == *" $s "* ]] || all+=("$s")
+    done
     if [ $# -eq 0 ]; then
         selected=("${all[@]}")
     else
@@ -167,7 +179,7 @@ boot() {
     local append="console=ttyS0 quiet panic=-1 vm.mode=$mode"
     if [ "$mode" = systemd ]; then
         # tmpfiles-setup walks the whole 9p root: most of a minute for nothing.
-        append="$append systemd.unit=multi-user.target systemd.mask=systemd-tmpfiles-setup.service"
+        append="$append systemd.unit=vm-scenarios.target systemd.mask=systemd-tmpfiles-setup.service"
     fi
     say "[$mode] booting $kver for: $*"
     local t0 t_boot=
@@ -179,7 +191,7 @@ boot() {
         </dev/null >"$res/console.log" 2>&1 &
     qemu_pid=$!
 
-    local seen=0 current= current_t0= problem= done_t= now line
+    local seen=0 current= current_t0= current_limit= problem= done_t= now line
     while kill -0 "$qemu_pid" 2>/dev/null; do
         sleep 1
         now=$(date +%s)
@@ -188,7 +200,8 @@ boot() {
             line=$(sed -n "${seen}p" "$res/progress")
             case "$line" in
             booted\ *) t_boot=$(date +%s.%N); say "[$mode] guest up after $(elapsed "$t0" "$t_boot") s" ;;
-            start\ *) current=$(echo "$line" | cut -d' ' -f2); current_t0=$now ;;
+            start\ *) current=$(echo "$line" | cut -d' ' -f2); current_t0=$now
+                      current_limit=$(( $(scenario_limit "$current") + host_grace )) ;;
             end\ *) current= ;;
             done\ *) done_t=$now ;;
             fatal\ *) say "[$mode] guest: $line" ;;
@@ -198,8 +211,8 @@ boot() {
         if [ -z "$t_boot" ] && [ "$(elapsed "$t0" "$(date +%s.%N)" | cut -d. -f1)" -ge "$boot_timeout" ]; then
             problem="guest not up within ${boot_timeout}s"; break
         fi
-        if [ -n "$current" ] && [ $((now - current_t0)) -ge $((scenario_timeout + host_grace)) ]; then
-            problem="guest hung in $current (no end after $((scenario_timeout + host_grace))s)"; break
+        if [ -n "$current" ] && [ $((now - current_t0)) -ge "$current_limit" ]; then
+            problem="guest hung in $current (no end after ${current_limit}s)"; break
         fi
         if [ -n "$done_t" ] && [ $((now - done_t)) -ge "$poweroff_grace" ]; then
             problem="guest did not power off ${poweroff_grace}s after its last scenario"; break

@@ -20,7 +20,8 @@ if [ $$ = 1 ]; then
     mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts
     mount -t tmpfs -o mode=1777 tmpfs /dev/shm
     mount -t tmpfs -o mode=0755 tmpfs /run
-    trap 'sync; echo o > /proc/sysrq-trigger; sleep 30' EXIT
+    # busybox poweroff -f calls reboot(2) itself; PID 1 must never just exit (panic).
+    trap 'sync; /bin/busybox poweroff -f; echo o > /proc/sysrq-trigger; while :; do /bin/busybox sleep 1; done' EXIT
 fi
 
 if [ "$VM_MODE" = chroot ]; then
@@ -39,17 +40,19 @@ for name in $VM_SCENARIOS; do
     mkdir -p "$dir" "/var/tmp/vm/$name"
     progress "start $name $(now)"
     t0=$(now)
+    limit=$(sed -n 's/^# vm-timeout: *\([0-9]*\).*/\1/p' "$VM_REPO/Tests/vm/scenarios/$name.sh" | head -n1)
+    limit=${limit:-$VM_TIMEOUT}
     # coreutils timeout runs in its own process group and signals all of it, so
     # a timed-out scenario takes its background helpers (evemu-device, daemon) along.
     env VM_SCENARIO="$name" VM_RESULTS="$dir" VM_SCRATCH="/var/tmp/vm/$name" \
-        timeout -k 10 "$VM_TIMEOUT" sh "$VM_REPO/Tests/vm/scenarios/$name.sh" \
+        timeout -k 10 "$limit" sh "$VM_REPO/Tests/vm/scenarios/$name.sh" \
         </dev/null >"$dir/log" 2>&1 &
     pid=$!
     wait "$pid"
     rc=$?
     # Leftovers of a scenario that did not clean up after itself.
     kill -KILL -- "-$pid" 2>/dev/null
-    [ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "timed out after ${VM_TIMEOUT}s" > "$dir/timeout"
+    [ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "timed out after ${limit}s" > "$dir/timeout"
     echo "$rc" > "$dir/rc"
     udevadm settle --timeout=30
     progress "end $name rc=$rc $(now) $t0"
