@@ -13,9 +13,10 @@ vm_daemon_wait_opens atmel 20 || vm_abort "the daemon never opened the touchscre
 
 mark=$(vm_daemon_mark)
 vm_device_play_bg atmel "$drag"
-if ! vm_daemon_wait_for '.kind == "pan" and .state == "began"' 10 "$mark"; then
-    vm_abort "no pan began within 10 s of starting the drag: $(vm_daemon_events "$mark" | head -n 5)"
-fi
+# The drag lasts 2.2 s and moves from its first 0.2 s on: pull the device at about
+# 1 s, by the clock rather than by polling the daemon's output, which under TCG can
+# lag behind the playback by more than the whole recording.
+sleep 1
 player=$(cat "$VM_SCRATCH/dev/atmel/play.pid")
 kill -0 "$player" 2>/dev/null && still_playing=yes || still_playing=no
 vm_device_remove atmel
@@ -25,6 +26,8 @@ vm_daemon_wait_quiet 2 20
 vm_daemon_events "$mark" > "$VM_SCRATCH/events"
 vm_log "events: $(cat "$VM_SCRATCH/events")"
 
+vm_assert_eq "pan events began" 1 \
+    "$(jq -c 'select(.kind == "pan" and .state == "began")' < "$VM_SCRATCH/events" | wc -l)"
 vm_assert_eq "pan events cancelled" 1 \
     "$(jq -c 'select(.kind == "pan" and .state == "cancelled")' < "$VM_SCRATCH/events" | wc -l)"
 vm_assert_eq "pan events ended (the finger never lifted)" 0 \
