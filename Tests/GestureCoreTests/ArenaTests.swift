@@ -67,8 +67,9 @@ struct ArenaTests {
         s.tap(at: mm(50, 50))
         s.advance(ms: 100)
         s.tap(at: mm(50, 50))
-        #expect(s.log == ["double recognized", "tap failed"])
-        #expect(s.first("tap", .failed)?.reason == "requires double to fail, but double was recognized")
+        // One failure for each tap of the pair: neither was a single tap.
+        #expect(s.log == ["double recognized", "tap failed", "tap failed"])
+        #expect(s.events.dropFirst().allSatisfy { $0.reason == "requires double to fail, but double was recognized" })
     }
 
     @Test func requireToFailChainsRelease() {
@@ -95,9 +96,36 @@ struct ArenaTests {
         // The second touch moving makes double fail (config order puts it first);
         // that releases the held tap from the first sequence; the pan is untouched.
         // (The first "pan failed" is the first tap, which did not move.)
-        #expect(s.log(without: .changed) == ["pan failed", "double failed", "tap recognized", "pan began", "pan ended"])
+        // The second touch is watched by tap too, which fails on it when it moves.
+        #expect(s.log(without: .changed) == ["pan failed", "double failed", "tap recognized", "tap failed", "pan began", "pan ended"])
         #expect(s.first("tap", .recognized)?.time == s.first("double", .failed)?.time)
         #expect(s.first("tap", .recognized)?.location == mm(50, 50))
+    }
+
+    @Test func aSecondQuickTapElsewhereIsASecondTap() {
+        // Two buttons tapped within the double-tap window: two taps, each where it was.
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("tap", tapConfig(), requires: ["double"]))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 150)
+        s.tap(at: mm(120, 50))
+        s.advance(ms: 1000)
+        #expect(s.log(without: .failed) == ["tap recognized", "tap recognized"])
+        #expect(s.events.filter { $0.state == .recognized }.map(\.location) == [mm(50, 50), mm(120, 50)])
+    }
+
+    @Test func aRequirementThatFailedForTheHeldSequenceDoesNotCountAgainstItLater() {
+        // tap waits for double and press; press fails for the first tap (it lifted
+        // early), then begins on the next touch: the first tap is still a tap.
+        var press = LongPressRecognizer.Parameters()
+        press.minDuration = Millis(500)
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("press", .longPress(press)),
+                         recognizer("tap", tapConfig(), requires: ["double", "press"]))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 100)
+        s.down(0, at: mm(50, 50)); s.sync()
+        s.advance(ms: 800)
+        s.up(0); s.sync()
+        #expect(s.log(without: .failed) == ["tap recognized", "press began", "press ended"])
     }
 
     @Test func failedTransitionsCarryReasonsAndAnArenaTrace() {

@@ -43,8 +43,17 @@ public final class Arena {
         var simultaneous: [Bool] = []
         var requiredBy: [Int] = []
         var status: Status = .idle
-        /// The touch sequence it is deciding about.
+        /// The latest touch sequence it takes part in.
         var sequence: UInt64 = 0
+        /// The first sequence its current decision is about (a multi-tap's
+        /// decision spans several).
+        var decisionStart: UInt64 = 0
+        /// Its decisions about every sequence up to this one have failed (or it
+        /// sat them out): it no longer stands in the way of those sequences.
+        var failedThrough: UInt64 = 0
+        /// Decisions held for earlier sequences, waiting for requirements to fail
+        /// while the recognizer itself has moved on to the next sequence.
+        var pending: [Pending] = []
         public var state: GestureState {
             switch status {
             case .idle, .possible, .held: .possible
@@ -70,6 +79,11 @@ public final class Arena {
             default: false
             }
         }
+    }
+
+    struct Pending: Equatable {
+        var held: Held
+        var sequence: UInt64
     }
 
     struct Held: Equatable {
@@ -193,8 +207,13 @@ public final class Arena {
             case .idle, .done:
                 break
             }
+            for _ in members[i].pending {
+                emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
+            }
+            members[i].pending.removeAll()
             members[i].recognizer.reset()
             members[i].status = .idle
+            members[i].failedThrough = sequence
         }
         sequenceLive = false
     }
@@ -206,20 +225,28 @@ public final class Arena {
         sequenceLive = true
         let start = frame.centroidNormalised
         for i in members.indices {
+            let accepts = members[i].filter.accepts(device: device, start: start)
             switch members[i].status {
-            case .held:
-                continue // deciding about an earlier sequence
             case .possible:
-                // Still counting across sequences (a multi-tap inside its window).
-                if members[i].filter.accepts(device: device, start: start) { members[i].sequence = sequence }
+                // Still deciding across sequences (a multi-tap inside its window).
+                if accepts { members[i].sequence = sequence }
+                continue
+            case .held(let h):
+                // Its decision about the last sequence waits on; the recognizer
+                // itself is free to watch this one.
+                members[i].pending.append(Pending(held: h, sequence: members[i].sequence))
+                record("\(members[i].name): held decision kept for sequence \(members[i].sequence)")
             case .idle, .done, .active:
-                members[i].recognizer.reset()
-                if members[i].filter.accepts(device: device, start: start) {
-                    members[i].status = .possible
-                    members[i].sequence = sequence
-                } else {
-                    members[i].status = .idle
-                }
+                break
+            }
+            members[i].recognizer.reset()
+            members[i].decisionStart = sequence
+            members[i].sequence = sequence
+            if accepts {
+                members[i].status = .possible
+            } else {
+                members[i].status = .idle
+                members[i].failedThrough = sequence
             }
         }
     }
@@ -271,7 +298,7 @@ public final class Arena {
     /// R wants to begin or be recognized: hold it for its requirements, refuse it
     /// if a gesture that began already prevents it, else commit it.
     private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
-        for j in members[i].relations.requiresFailureOf where members[j].status.undecided {
+        for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
             members[i].status = .held(h)
             record("\(members[i].name): possible → held (waits for \(members[j].name) to fail)")
             return
@@ -301,27 +328,80 @@ public final class Arena {
             }
         }
         let name = members[i].name
+        let what = h.discrete ? "was recognized" : "began"
         // Those that required this one to fail cannot happen now.
-        for j in members[i].requiredBy where members[j].status.undecided {
-            fail(j, "requires \(name) to fail, but \(name) was \(h.discrete ? "recognized" : "began")", at: time, into: &events)
+        for j in members[i].requiredBy {
+            if members[j].status.undecided {
+                fail(j, "requires \(name) to fail, but \(name) \(what)", at: time, into: &events)
+            }
+            dropPending(of: j, from: members[i].decisionStart, because: "requires \(name) to fail, but \(name) \(what)",
+                        at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
         for j in members.indices where j != i && members[j].status.undecided
             && members[j].sequence == members[i].sequence && preventing(i, j) {
-            fail(j, "excluded: \(name) \(h.discrete ? "was recognized" : "began") first", at: time, into: &events)
+            fail(j, "excluded: \(name) \(what) first", at: time, into: &events)
         }
     }
 
     private func fail(_ i: Int, _ reason: String, at time: EventTime, into events: inout [GestureEvent]) {
         members[i].status = .done(.failed)
+        members[i].failedThrough = max(members[i].failedThrough, members[i].sequence)
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
-        // Release those held only for this one.
+        // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
-            guard case .held(let h) = members[k].status else { continue }
-            if members[k].relations.requiresFailureOf.allSatisfy({ members[$0].status == .done(.failed) || members[$0].status == .idle }) {
+            if case .held(let h) = members[k].status,
+               members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: members[k].sequence) }) {
                 record("\(members[k].name): held → released (\(members[i].name) failed)")
                 members[k].status = .possible
                 transition(k, h, at: time, into: &events)
+            }
+            releasePending(of: k, at: time, into: &events)
+        }
+    }
+
+    /// Whether member `j` no longer stands in the way of sequence `s`: its
+    /// decisions about it failed, or it sat it out.
+    private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
+        members[j].failedThrough >= s || (members[j].status == .idle && members[j].sequence >= s)
+    }
+
+    /// Emits the held decisions of `k` about earlier sequences whose requirements
+    /// have all failed for them. Exclusion does not apply: those sequences are over.
+    private func releasePending(of k: Int, at time: EventTime, into events: inout [GestureEvent]) {
+        var n = 0
+        while n < members[k].pending.count {
+            let p = members[k].pending[n]
+            guard members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: p.sequence) }) else { n += 1; continue }
+            members[k].pending.remove(at: n)
+            record("\(members[k].name): held decision for sequence \(p.sequence) released")
+            if p.held.discrete {
+                emit(k, .recognized, at: time, report: p.held.report, reason: nil, into: &events)
+            } else {
+                emit(k, .began, at: time, report: p.held.report, reason: nil, into: &events)
+                emit(k, p.held.ended == nil ? .cancelled : .ended, at: time, report: p.held.ended,
+                     reason: p.held.ended == nil ? "its touches were gone when it was released" : nil, into: &events)
+            }
+            let name = members[k].name
+            for j in members[k].requiredBy {
+                dropPending(of: j, from: 0, upTo: p.sequence, because: "requires \(name) to fail, but \(name) was recognized",
+                            at: time, into: &events)
+            }
+        }
+    }
+
+    /// Fails the held decisions of `j` about sequences in `from…upTo`.
+    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: String, at time: EventTime,
+                             into events: inout [GestureEvent]) {
+        guard !members[j].pending.isEmpty else { return }
+        var n = 0
+        while n < members[j].pending.count {
+            let p = members[j].pending[n]
+            if p.sequence >= from && p.sequence <= upTo {
+                members[j].pending.remove(at: n)
+                emit(j, .failed, at: time, report: nil, reason: reason, into: &events)
+            } else {
+                n += 1
             }
         }
     }
