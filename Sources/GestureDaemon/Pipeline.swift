@@ -10,10 +10,12 @@ public final class DevicePipeline {
     public private(set) var events: [GestureEvent] = []
 
     public init(description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
-                serial: UInt32 = 0, initialTrackingIDs: [Int32] = []) {
+                serial: UInt32 = 0, initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
+                initialSlot: Int = 0) {
         self.description = description
         decoder = SlotDecoder(device: description, geometry: geometry, serial: serial,
-                              initialTrackingIDs: initialTrackingIDs)
+                              initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
+                              initialSlot: initialSlot)
         arena = configuration.makeArena(device: description.name)
         events.reserveCapacity(16)
     }
@@ -35,8 +37,10 @@ public final class DevicePipeline {
     /// The device went away or the daemon stops: every live touch and every
     /// gesture in flight is cancelled, once.
     public func cancelAll(at time: EventTime, reason: String) {
-        if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
+        // The arena first, so that what was in flight carries this reason rather
+        // than "touch cancelled"; the decoder's frame then meets idle recognizers.
         arena.cancelAll(at: time, reason: reason, into: &events)
+        if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
     /// Hands out the pending events and forgets them.

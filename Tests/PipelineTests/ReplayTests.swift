@@ -135,3 +135,23 @@ struct StrokeReplayTests {
         #expect(events.last?.kind == .pan && events.last?.state == .ended)
     }
 }
+
+@Suite("pipeline teardown")
+struct TeardownTests {
+    @Test func cancellingCarriesTheReasonGiven() throws {
+        let (device, events) = try Replay.load(recording: recording("Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"), descPath: nil)
+        let config = ConfigLoader.builtIn()
+        let pipeline = DevicePipeline(description: device, geometry: config.geometry(for: device)!, configuration: config)
+        var out: [GestureEvent] = []
+        for e in events.prefix(120) { pipeline.feed(e); pipeline.drain { out.append($0) } }
+        #expect(out.contains { $0.kind == .pan && $0.state == .began })
+        pipeline.cancelAll(at: events[119].time, reason: "device removed")
+        var after: [GestureEvent] = []
+        pipeline.drain { after.append($0) }
+        #expect(after.filter { $0.kind == .pan }.map(\.state) == [.cancelled])
+        #expect(after.allSatisfy { $0.reason == "device removed" }, "\(after.map(\.json))")
+        pipeline.cancelAll(at: events[119].time, reason: "device removed")
+        pipeline.drain { after.append($0) }
+        #expect(after.filter { $0.kind == .pan }.count == 1, "teardown twice reports once")
+    }
+}

@@ -13,6 +13,9 @@
 public struct SlotDecoder {
     struct Slot {
         var trackingID: Int32 = -1
+        /// ABS_MT_TOOL_TYPE as last reported: the kernel does not resend an
+        /// unchanged value, so a palm landing again in the same slot says nothing.
+        var toolType: Int32 = MTTool.finger
         var rawX: Int32 = 0
         var rawY: Int32 = 0
         var touchID = TouchID(raw: 0)
@@ -50,8 +53,11 @@ public struct SlotDecoder {
     ///   - serial: distinguishes this decoder's touch ids from every other's.
     ///   - initialTrackingIDs: tracking IDs per slot at open time; live ones are
     ///     ignored until lifted.
+    ///   - initialToolTypes: ABS_MT_TOOL_TYPE per slot at open time.
+    ///   - initialSlot: the kernel's current slot at open time (it sends
+    ///     ABS_MT_SLOT only when the slot changes).
     public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
-                initialTrackingIDs: [Int32] = []) {
+                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0) {
         self.geometry = geometry
         self.deviceName = device.name
         singleTouch = !device.isMultitouch
@@ -61,6 +67,8 @@ public struct SlotDecoder {
             slots[i].trackingID = id
             slots[i].ignored = true
         }
+        for (i, tool) in initialToolTypes.prefix(count).enumerated() { slots[i].toolType = tool }
+        currentSlot = initialSlot
         nextSerial = UInt64(serial) << 40
         frame = TouchFrame(time: .zero, device: device.name, touches: [], areaMM: geometry.orientedSizeMM)
         frame.touches.reserveCapacity(count * 2)
@@ -146,11 +154,15 @@ public struct SlotDecoder {
         case ABS.Y where singleTouch:
             if slots[0].rawY != value { slots[0].rawY = value; markMoved(0) }
         case ABS.MT_TOOL_TYPE:
-            guard slots.indices.contains(currentSlot), value == MTTool.palm else { return }
-            if slots[currentSlot].live {
+            guard slots.indices.contains(currentSlot) else { return }
+            slots[currentSlot].toolType = value
+            guard value == MTTool.palm else { return }
+            // A touch that began in this frame is dropped when the frame closes
+            // (nobody saw it); one that others have seen is cancelled.
+            if slots[currentSlot].live && !slots[currentSlot].began {
                 finish(slot: currentSlot, as: .cancelled)
             }
-            if slots[currentSlot].trackingID >= 0 { slots[currentSlot].ignored = true }
+            if slots[currentSlot].trackingID >= 0 && !slots[currentSlot].began { slots[currentSlot].ignored = true }
         default:
             break
         }
@@ -218,6 +230,13 @@ public struct SlotDecoder {
         for t in finished { frame.touches.append(t) }
         finished.removeAll(keepingCapacity: true)
         for i in slots.indices where slots[i].live {
+            if slots[i].began && slots[i].toolType == MTTool.palm {
+                // A palm from its first frame: never a touch.
+                slots[i].ignored = true
+                slots[i].began = false
+                slots[i].moved = false
+                continue
+            }
             let n = geometry.normalised(rawX: slots[i].rawX, rawY: slots[i].rawY)
             let mm = geometry.millimetres(normalised: n)
             let phase: TouchPhase

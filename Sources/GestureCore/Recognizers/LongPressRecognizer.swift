@@ -64,6 +64,10 @@ public final class LongPressRecognizer: Recognizer {
                 return .fail("\(maxFingers) fingers > \(parameters.fingers)")
             }
             if frame.began { start = frame.centroid } // a finger joining is not movement
+            if !frame.isLast && frame.touches.contains(where: { $0.phase.isFinal }) {
+                state = .decided
+                return .fail("a finger lifted after \(frame.time - startTime) < \(parameters.minDuration)")
+            }
             let moved = frame.centroid.distance(to: start)
             if !frame.isLast && moved > parameters.maxMovementMM {
                 state = .decided

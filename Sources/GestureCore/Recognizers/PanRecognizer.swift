@@ -15,10 +15,7 @@ public final class PanRecognizer: Recognizer {
     public let kind = GestureKind.pan
     public let parameters: Parameters
     private var state = State.idle
-    /// Translation before the last change of finger count.
-    private var carried = Point.zero
-    /// Centroid when the current set of fingers was complete.
-    private var origin = Point.zero
+    private var centroidTranslation = CentroidTranslation()
     private var lastCount = 0
     private var maxFingers = 0
     /// Recent (time, translation) samples for the velocity, a fixed ring.
@@ -33,8 +30,7 @@ public final class PanRecognizer: Recognizer {
 
     public func reset() {
         state = .idle
-        carried = .zero
-        origin = .zero
+        centroidTranslation.reset()
         lastCount = 0
         maxFingers = 0
         ringNext = 0
@@ -50,18 +46,9 @@ public final class PanRecognizer: Recognizer {
         }
         let live = frame.liveCount
         maxFingers = max(maxFingers, live)
-        let centroid = frame.centroid
-        if state == .idle {
-            state = .tracking
-            origin = centroid
-            lastCount = live
-        } else if live != lastCount && live > 0 {
-            // Re-base so the translation does not jump when the set of fingers changes.
-            carried = lastTranslation
-            origin = centroid
-            lastCount = live
-        }
-        let t = live > 0 ? carried + (centroid - origin) : lastTranslation
+        if state == .idle { state = .tracking }
+        if live > 0 { lastCount = live }
+        let t = centroidTranslation.update(frame)
         record(t, at: frame.time)
 
         switch state {
@@ -72,6 +59,9 @@ public final class PanRecognizer: Recognizer {
             }
             if frame.isLast {
                 state = .decided
+                if maxFingers < parameters.minFingers {
+                    return .fail("\(maxFingers) finger\(maxFingers == 1 ? "" : "s") < min \(parameters.minFingers)")
+                }
                 return .fail("lifted after \(formatFixed(t.length, decimals: 1)) mm < \(formatFixed(parameters.startThresholdMM, decimals: 1)) mm")
             }
             guard live >= parameters.minFingers, t.length >= parameters.startThresholdMM else { return .none }

@@ -164,3 +164,31 @@ struct SingleFingerTracker {
         return Report(detail: detail, fingers: 1, location: p, locationNormalised: n)
     }
 }
+
+/// The translation of the centroid of the fingers down, carried across changes of
+/// the set of fingers: a finger landing or lifting (or one lifting while another
+/// lands, in one frame) moves the centroid without anything having moved.
+struct CentroidTranslation {
+    private(set) var translation = Point.zero
+    private var carried = Point.zero
+    private var origin = Point.zero
+    private var started = false
+
+    mutating func reset() { translation = .zero; carried = .zero; started = false }
+
+    @discardableResult
+    mutating func update(_ frame: borrowing TouchFrame) -> Point {
+        let live = frame.liveCount
+        guard live > 0 else { return translation }
+        let centroid = frame.centroid
+        if !started {
+            started = true
+            origin = centroid
+        } else if frame.touches.contains(where: { $0.phase == .began || $0.phase.isFinal }) {
+            carried = translation
+            origin = centroid
+        }
+        translation = carried + (centroid - origin)
+        return translation
+    }
+}

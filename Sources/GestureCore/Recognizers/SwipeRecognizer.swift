@@ -23,21 +23,15 @@ public final class SwipeRecognizer: Recognizer {
     private var start = Point.zero
     private var startTime = EventTime.zero
     private var maxFingers = 0
-    /// The set of fingers changed: the centroid is re-based so landing fingers do
-    /// not count as travel.
-    private var carried = Point.zero
-    private var origin = Point.zero
-    private var lastCount = 0
-    private var translation = Point.zero
+    /// Landing and lifting fingers do not count as travel.
+    private var centroidTranslation = CentroidTranslation()
 
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
     public func reset() {
         state = .idle
         maxFingers = 0
-        carried = .zero
-        translation = .zero
-        lastCount = 0
+        centroidTranslation.reset()
     }
 
     public var deadline: EventTime? { state == .tracking ? startTime + parameters.maxDuration : nil }
@@ -52,19 +46,12 @@ public final class SwipeRecognizer: Recognizer {
         if state == .decided { return .none }
         if frame.anyCancelled { state = .decided; return .fail("touch cancelled") }
         let live = frame.liveCount
-        let centroid = frame.centroid
         if state == .idle {
             state = .tracking
             startTime = frame.time
-            start = centroid
-            origin = centroid
-            lastCount = live
-        } else if live != lastCount && live > 0 {
-            carried = translation
-            origin = centroid
-            lastCount = live
+            start = frame.centroid
         }
-        if live > 0 { translation = carried + (centroid - origin) }
+        let translation = centroidTranslation.update(frame)
         maxFingers = max(maxFingers, live)
         if maxFingers > parameters.fingers {
             state = .decided

@@ -31,6 +31,7 @@ public final class TickleRecognizer: Recognizer {
     private var count = 0
     private var reversalPoints: [Point] = []
     private var started = false
+    private var resting = true
 
     /// Movement of a finger that has landed and not started scrubbing yet.
     static let restMM = 1.0
@@ -46,11 +47,14 @@ public final class TickleRecognizer: Recognizer {
         direction = 0
         count = 0
         started = false
+        resting = true
         reversalPoints.removeAll(keepingCapacity: true)
     }
 
     public var deadline: EventTime? {
         guard state == .tracking, started else { return nil }
+        // A finger resting where it landed sends no frames; the clock starts when it moves.
+        if direction == 0, let p = tracker.stroke.last, p.distance(to: strokeStart) < TickleRecognizer.restMM { return nil }
         // Coming back from the farthest point: that was the turn, and the next
         // stroke started there.
         if direction != 0, let p = tracker.stroke.last, Double(direction) * (p.x - extreme.x) < 0 {
@@ -87,7 +91,13 @@ public final class TickleRecognizer: Recognizer {
         if direction == 0 {
             if p.distance(to: strokeStart) < TickleRecognizer.restMM {
                 strokeStartTime = frame.time // still resting where it landed
-            } else if abs(dx) >= parameters.minTravelMM {
+            } else if resting {
+                // Resting frames stop coming when the finger is still: the first
+                // stroke is timed from the first frame that moves.
+                resting = false
+                strokeStartTime = frame.time
+            }
+            if !resting && abs(dx) >= parameters.minTravelMM {
                 direction = dx > 0 ? 1 : -1
                 extreme = p; extremeTime = frame.time
             }
