@@ -6,6 +6,10 @@
 svc_install() {
     vm_need_binaries
     command -v systemctl >/dev/null && [ -d /run/systemd/system ] || vm_skip "not booted with systemd (vm-mode)"
+    # Scenarios share one boot: start from stopped units, whatever ran before.
+    systemctl stop gestured.service gestured.socket 2>/dev/null || true
+    systemctl reset-failed gestured.service gestured.socket 2>/dev/null || true
+    rm -f /run/gestured/events.sock
     install -d /etc/gestured /etc/sysusers.d /usr/local/bin
     install -m 0755 "$VM_GESTURED" "$VM_GESTURECTL" /usr/local/bin/
     sed 's|@BINDIR@|/usr/local/bin|g' "$VM_REPO/systemd/gestured.service" > /etc/systemd/system/gestured.service
