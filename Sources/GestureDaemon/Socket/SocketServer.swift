@@ -85,6 +85,12 @@ public final class SocketServer {
         guard clients[fd] != nil else { return }
         if readable || hangup { read(c) }
         guard clients[fd] != nil else { return }
+        if hangup {
+            // EPOLLHUP/EPOLLERR: the peer is gone for good. epoll reports them
+            // whatever the interest, so keeping the client would spin the loop.
+            remove(c, reason: "peer closed")
+            return
+        }
         updateInterest(c)
     }
 
