@@ -186,7 +186,8 @@ public final class InputDaemon {
         let serial = nextSerial
         nextSerial &+= 1
         return DevicePipeline(description: evdev.description, geometry: geometry, configuration: configuration,
-                              serial: serial, initialTrackingIDs: evdev.currentTrackingIDs())
+                              serial: serial, initialTrackingIDs: evdev.currentTrackingIDs(),
+                              initialToolTypes: evdev.currentToolTypes(), initialSlot: evdev.currentSlot())
     }
 
     /// Tears a device down, once: every live touch and every gesture in flight

@@ -108,6 +108,21 @@ public final class EvdevDevice {
         return (0..<n).map { libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_TRACKING_ID)) }
     }
 
+    /// ABS_MT_TOOL_TYPE per slot right now (empty when the device has no such axis):
+    /// the kernel does not resend an unchanged value, so a palm must be known from here.
+    public func currentToolTypes() -> [Int32] {
+        guard !isTypeA, libevdev_has_event_code(evdev, UInt32(EV.ABS), UInt32(ABS.MT_TOOL_TYPE)) != 0 else { return [] }
+        let n = libevdev_get_num_slots(evdev)
+        guard n > 0 else { return [] }
+        return (0..<n).map { libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_TOOL_TYPE)) }
+    }
+
+    /// The kernel's current slot (it sends ABS_MT_SLOT only when it changes).
+    public func currentSlot() -> Int {
+        guard !isTypeA, libevdev_get_num_slots(evdev) > 0 else { return 0 }
+        return max(0, Int(libevdev_get_current_slot(evdev)))
+    }
+
     public enum ReadOutcome: Sendable, Equatable {
         /// Everything available was read (-EAGAIN).
         case drained
