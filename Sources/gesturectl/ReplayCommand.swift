@@ -3,6 +3,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

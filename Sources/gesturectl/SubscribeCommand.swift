@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GestureClient
 import GestureCore
 import GestureDaemon
 import Glibc

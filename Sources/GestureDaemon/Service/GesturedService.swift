@@ -1,6 +1,7 @@
 import GestureCore
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 /// Puts the socket server's descriptors on the daemon's one `EventLoop`.
 final class EventLoopSocketAdapter: SocketServerLoop {

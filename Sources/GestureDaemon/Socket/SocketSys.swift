@@ -17,7 +17,7 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// Small typed helpers over the socket system calls; EINTR is retried here, in one place.
-enum SocketSys {
+package enum SocketSys {
     @inline(__always)
     static func retry<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SocketError) -> T {
         while true {
@@ -33,7 +33,7 @@ enum SocketSys {
     }
 
     /// Fills a `sockaddr_un` for `path` (a leading `@` means the abstract namespace).
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
+    package static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
