@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+import LinuxSystem
 import Testing
 
 /// A minimal poll(2) driver for the server in tests: the daemon uses its epoll
@@ -20,7 +21,7 @@ final class PollDriver: SocketServerLoop {
             server.handle(fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
                           hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
         }
-        server.expire(now: monotonicClockNow())
+        server.expire(now: monotonicNow())
     }
 }
 

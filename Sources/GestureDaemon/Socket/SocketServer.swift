@@ -1,6 +1,7 @@
 import CSocketShim
 import Glibc
 import GestureCore
+import LinuxSystem
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
@@ -57,7 +58,7 @@ public final class SocketServer {
     public private(set) var subscribersDropped = 0
 
     public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
-                clock: @escaping () -> EventTime = monotonicClockNow, log: @escaping (String) -> Void) {
+                clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
         self.listener = listener; self.info = info; self.limits = limits; self.clock = clock; self.log = log
         startedAt = clock()
     }
