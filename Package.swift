@@ -63,7 +63,7 @@ let package = Package(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
-            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "LinuxSystem"],
+            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
     ]

@@ -39,6 +39,7 @@ public struct InputNodeEvent: Sendable {
     public enum Action: String, Sendable { case add, remove, change, bind, unbind, other }
     public var action: Action
     public var node: InputNode
+    public init(action: Action, node: InputNode) { self.action = action; self.node = node }
 }
 
 /// The libudev context. One per process is enough; it is not thread-safe.
@@ -118,6 +119,25 @@ public final class UdevMonitor {
         /// The kernel dropped messages (ENOBUFS): the caller must re-enumerate.
         case overflow
         case failed(Errno)
+    }
+
+    /// Throws away every message queued on the socket, unread. After a receive
+    /// error that would recur, this is what keeps the level-triggered descriptor
+    /// from polling readable forever; what was lost is recovered by listing
+    /// the devices again. At most `limit` messages, so a flood cannot hold the loop.
+    @discardableResult
+    public func discardPending(limit: Int = 1024) -> Int {
+        let fd = udev_monitor_get_fd(handle)
+        var discarded = 0
+        while discarded < limit {
+            let n = recv(fd, nil, 0, Int32(MSG_DONTWAIT | MSG_TRUNC))
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            discarded += 1
+        }
+        return discarded
     }
 
     /// Receives one message without blocking.
