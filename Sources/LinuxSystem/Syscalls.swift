@@ -86,6 +86,23 @@ public struct FileDescriptor: Hashable, Sendable {
         return UInt64(st.st_rdev)
     }
 
+    /// Receives and throws away up to `limit` datagrams queued on a
+    /// non-blocking socket, unread; returns how many. Stops at the first error
+    /// (EAGAIN: nothing more queued).
+    @discardableResult
+    public func discardDatagrams(limit: Int) -> Int {
+        var discarded = 0
+        while discarded < limit {
+            do {
+                _ = try retryingOnInterrupt { recv(rawValue, nil, 0, Int32(MSG_DONTWAIT | MSG_TRUNC)) }
+            } catch {
+                break
+            }
+            discarded += 1
+        }
+        return discarded
+    }
+
     /// Makes a pipe: (read end, write end), both non-blocking and close-on-exec.
     public static func pipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
         var fds: [Int32] = [-1, -1]

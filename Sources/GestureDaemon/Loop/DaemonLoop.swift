@@ -34,6 +34,7 @@ public final class DaemonLoop {
     /// Open devices by syspath, and their registrations once watched.
     private var devices: [String: (evdev: EvdevDevice, registration: EventLoop.Registration?)] = [:]
     private let buffer = ReadBuffer()
+    private var spareActions: [[DaemonCore.Action]] = []
     private var exitStatus: Int32 = 0
     /// What the core last heard about the sockets.
     private var reportedSockets: (deadline: EventTime?, subscribers: Int) = (nil, 0)
@@ -148,7 +149,8 @@ public final class DaemonLoop {
     /// Gives the core one input and carries out its actions; an action that
     /// asks the world something (open, list, read, load) answers with the next input.
     public func send(_ input: DaemonCore.Input) {
-        var actions: [DaemonCore.Action] = []
+        // Action lists are reused (one per nesting level), so a read allocates none.
+        var actions = spareActions.popLast() ?? []
         core.handle(input, into: &actions)
         var touchedSockets = false
         for action in actions {
@@ -158,6 +160,8 @@ public final class DaemonLoop {
             }
             execute(action)
         }
+        actions.removeAll(keepingCapacity: true)
+        spareActions.append(actions)
         if touchedSockets { reportSockets() }
     }
 

@@ -127,17 +127,7 @@ public final class UdevMonitor {
     /// the devices again. At most `limit` messages, so a flood cannot hold the loop.
     @discardableResult
     public func discardPending(limit: Int = 1024) -> Int {
-        let fd = udev_monitor_get_fd(handle)
-        var discarded = 0
-        while discarded < limit {
-            let n = recv(fd, nil, 0, Int32(MSG_DONTWAIT | MSG_TRUNC))
-            if n < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            discarded += 1
-        }
-        return discarded
+        FileDescriptor(rawValue: udev_monitor_get_fd(handle)).discardDatagrams(limit: limit)
     }
 
     /// Receives one message without blocking.
