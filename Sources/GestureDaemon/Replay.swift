@@ -78,7 +78,7 @@ public enum Replay {
             if pipeline.decoder.liveTouchCount > 0 {
                 warn("warning: \(path) ends with \(pipeline.decoder.liveTouchCount) finger(s) still down")
             }
-            pipeline.advance(to: EventTime(microseconds: last.time.microseconds + 60_000_000))
+            pipeline.advance(to: last.time.adding(microseconds: 60_000_000))
             pipeline.drain { out.append($0) }
         }
         return out
