@@ -20,39 +20,51 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
         .target(name: "GestureCore", swiftSettings: strict),
+        // Errno, file descriptors, the EINTR retry and the monotonic clock: the one system layer.
+        .target(name: "LinuxSystem", dependencies: ["GestureCore"], swiftSettings: strict),
         .target(
             name: "GestureConfig",
             dependencies: ["GestureCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
-            dependencies: ["GestureCore", "CLibevdev", "CLibudev", "CMtdev"],
+            dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev", "CMtdev"],
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CLinux", "CSocketShim"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "LinuxSystem", "CLinux", "CSocketShim"],
             swiftSettings: strict),
+        // The client side of the socket, for gesturectl only.
+        .target(name: "GestureClient", dependencies: ["GestureCore", "GestureDaemon"], swiftSettings: strict),
+        // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureDaemon", "GestureClient", "GestureTools",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .testTarget(
-            name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureDaemon", "GestureCore", "GestureConfig"],
+            name: "LinuxInputTests",
+            dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig"],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
+            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
+            swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"], swiftSettings: strict),
+        .testTarget(
+            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxSystem"],
+            swiftSettings: strict),
+        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
     ]
 )
