@@ -51,6 +51,24 @@ let package = Package(
             dependencies: ["GestureDaemon", "GestureClient", "GestureTools",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
+        // -sanitize=fuzzer,address -DFUZZING; the plain build makes stand-ins that
+        // only say so (libFuzzer is not linked).
+        .systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Sources/Fuzz/Support", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzEvemu", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureTools"],
+            path: "Sources/Fuzz/Evemu", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzDecoder",
+            dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput"],
+            path: "Sources/Fuzz/Decoder", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzConfig", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig"],
+            path: "Sources/Fuzz/Config", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzProtocol", dependencies: ["FuzzSupport", "GestureCore", "GestureDaemon"],
+            path: "Sources/Fuzz/Protocol", swiftSettings: strict),
         .testTarget(
             name: "LinuxInputTests",
             dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig"],
@@ -63,7 +81,8 @@ let package = Package(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
-            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureConfig", "LinuxInput", "LinuxSystem"],
+            name: "GestureDaemonTests",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
     ]

@@ -403,6 +403,9 @@ public struct DaemonCore {
             log(.info, "skipping \(name): \(SkipReason.noPositionAxes)", into: &actions)
             return nil
         }
+        if let problems = s.description.axisProblems {
+            log(.warning(.device), "\(name) '\(s.description.name)': \(problems)", into: &actions)
+        }
         if geometry.sizeSource == .fallback {
             log(.warning(.config), "'\(s.description.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
         }
@@ -429,6 +432,7 @@ public struct DaemonCore {
     private mutating func read(_ syspath: String, _ inputs: [DeviceInput], end: ReadEnd, into actions: inout [Action]) {
         guard let d = devices[syspath] else { return }
         var resyncs = 0
+        let clamped = d.pipeline.decoder.clampedCount
         for i in inputs {
             switch i {
             case .event(let e): d.pipeline.feed(e)
@@ -436,6 +440,9 @@ public struct DaemonCore {
             }
         }
         publish(d.pipeline, into: &actions)
+        if clamped == 0, let first = d.pipeline.decoder.firstClamped {
+            log(.warning(.device), "\(d.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)", into: &actions)
+        }
         if resyncs > 0 {
             log(.warning(.system), "\(d.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled", into: &actions)
         }
