@@ -52,6 +52,16 @@ import Testing
 
     let t0 = EventTime(microseconds: 10_000_000)
 
+    /// The EP0430M09's two-finger scroll played until its pan has changed once:
+    /// the daemon, its one device, the recording's frames and the next frame to play.
+    func midScroll() throws -> (EmbeddedDaemon, [InputNode], [[RawEvent]], Int) {
+        var (d, nodes) = try started(with: ["EP0430M09.desc"])
+        let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
+        var i = 0
+        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        return (d, nodes, frames, i)
+    }
+
     // MARK: start and hotplug
 
     @Test func startOpensTheTouchscreensPresentThenSaysReady() throws {
@@ -102,10 +112,7 @@ import Testing
     // MARK: removal
 
     @Test func aDeviceRemovedMidPanCancelsThePanOnceAndClosesIt() throws {
-        var (d, nodes) = try started(with: ["EP0430M09.desc"])
-        let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
-        var i = 0
-        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        var (d, nodes, frames, i) = try midScroll()
         #expect(d.states("pan").first == .began)
         #expect(i < frames.count / 2)
 
@@ -139,10 +146,7 @@ import Testing
     // MARK: reload
 
     @Test func aReloadMidGestureCancelsItAndFingersStayIgnoredUntilLifted() throws {
-        var (d, nodes) = try started(with: ["EP0430M09.desc"])
-        let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
-        var i = 0
-        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        var (d, nodes, frames, i) = try midScroll()
         d.notified.removeAll()
 
         d.send(.signal(SIGHUP, at: d.now))
@@ -168,10 +172,7 @@ import Testing
     }
 
     @Test func aReloadThatFailsKeepsTheRunningConfigAndTheGestureInFlight() throws {
-        var (d, nodes) = try started(with: ["EP0430M09.desc"])
-        let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
-        var i = 0
-        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        var (d, nodes, frames, i) = try midScroll()
         d.notified.removeAll()
         let running = d.core.configuration
         d.nextConfig = .failure(.init(description: "/etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number\n/etc/gestured/gestured.toml:30: recognizer.pan.kind: unknown kind 'pann'"))
@@ -341,10 +342,7 @@ import Testing
     // MARK: stopping
 
     @Test func SIGTERMCancelsWhatIsInFlightClosesEverythingAndStops() throws {
-        var (d, nodes) = try started(with: ["EP0430M09.desc"])
-        let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
-        var i = 0
-        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        var (d, nodes, frames, i) = try midScroll()
         d.send(.signal(SIGTERM, at: d.now))
         #expect(d.events(named: "pan").last?.reason == "daemon stopping")
         #expect(d.open.isEmpty)
