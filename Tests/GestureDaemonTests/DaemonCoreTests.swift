@@ -143,7 +143,36 @@ import Testing
         #expect(d.states("long_press") == [.failed])
     }
 
+    @Test func aHangUpAfterTheLastReadRemovesTheDeviceAfterItsInputIsUsed() throws {
+        var (d, nodes) = try started()
+        let t = Touches(device: try Self.device("Atmel-maXTouch-Touchscreen.desc"), at: t0)
+        d.input(nodes[0], t.down(id: 1, x: 400, y: 240))
+        // The lift and the hang-up come in the same wakeup: the lift is used first.
+        d.queue(nodes[0], t.at(60).up())
+        d.read(nodes[0].syspath, end: .hangup("readable|hangup", at: t0 + Millis(61)))
+        #expect(d.open.isEmpty)
+        #expect(d.logText.last == "removed /dev/input/event10 'Atmel maXTouch Touchscreen': the kernel reported readable|hangup")
+        // The tap was waiting for double_tap's window: both end with the device.
+        #expect(d.states("double_tap") == [.failed])
+        #expect(d.states("tap") == [.failed])
+        #expect(d.events(named: "double_tap").last?.reason == "device removed")
+        #expect(d.events(named: "tap").last?.reason == "device removed")
+    }
+
     // MARK: reload
+
+    @Test func aReloadThatDeniesAnOpenDeviceClosesIt() throws {
+        var (d, nodes) = try started(with: ["Atmel-maXTouch-Touchscreen.desc", "EP0430M09.desc"])
+        d.nextConfig = .success(try ConfigLoader.load(text: "[[device]]\nmatch = \"EP0430M09\"\nuse = false\n", file: "/etc/gestured/gestured.toml"))
+        d.send(.signal(SIGHUP, at: d.now))
+        #expect(d.open == [nodes[0].syspath])
+        #expect(d.logText.contains("removed /dev/input/event11 'EP0430M09': after reload: denied by config (match = \"EP0430M09\")"))
+        #expect(d.info.devices.map(\.name) == ["Atmel maXTouch Touchscreen"])
+        #expect(d.info.configSource == "/etc/gestured/gestured.toml")
+        // Listing again after the reload does not reopen it.
+        d.send(.udevOverflow)
+        #expect(d.open == [nodes[0].syspath])
+    }
 
     @Test func aReloadMidGestureCancelsItAndFingersStayIgnoredUntilLifted() throws {
         var (d, nodes, frames, i) = try midScroll()
