@@ -81,7 +81,8 @@ let package = Package(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
-            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxSystem"],
+            name: "GestureDaemonTests",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
     ]

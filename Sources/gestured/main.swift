@@ -1,9 +1,7 @@
 import ArgumentParser
 import GestureCore
 import GestureDaemon
-import Foundation
 import Glibc
-import LinuxInput
 import LinuxSystem
 
 struct Gestured: ParsableCommand {
@@ -52,7 +50,7 @@ struct Gestured: ParsableCommand {
         }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = processEnvironment()
         var listener: ListeningSocket?
         if !noSocket {
             do {
@@ -62,16 +60,14 @@ struct Gestured: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let service: GesturedService
+        let daemon: DaemonLoop
         do {
-            let printing = stdout
-            let daemon = try InputDaemon(configuration: configuration, configPath: path, log: log) { e throws(Errno) in
-                if printing { try FileDescriptor.standardOutput.writeAll(e.json + "\n") }
-            }
-            daemon.includeFailures = failures
-            service = GesturedService(daemon: daemon, listener: listener,
-                                      notifier: SystemdNotifier(environment: environment, log: log), log: log)
-            try service.start()
+            daemon = try DaemonLoop(configuration: configuration,
+                                    options: DaemonCore.Options(configPath: path, printEvents: stdout,
+                                                                printFailures: failures),
+                                    listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
+                                    log: log)
+            try daemon.start()
         } catch {
             listener?.close()
             log.error(.system, "cannot start: \(error)")
@@ -79,7 +75,7 @@ struct Gestured: ParsableCommand {
         }
         log.info("running with \(configuration.source): \(configuration.recognizers.count) recognizers")
         do {
-            let status = try service.run()
+            let status = try daemon.run()
             if status != 0 { throw ExitCode(status) }
         } catch let e as Errno {
             log.error(.ours, "event loop failed: \(e)")

@@ -1,38 +1,4 @@
 import Glibc
-import GestureCore
-
-/// An error number from a failed system call, as swift-system's `Errno`.
-public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    /// The calling thread's `errno`.
-    public static var current: Errno { Errno(rawValue: errno) }
-
-    public static let interrupted = Errno(rawValue: EINTR)
-    public static let wouldBlock = Errno(rawValue: EAGAIN)
-    public static let noDevice = Errno(rawValue: ENODEV)
-    public static let noSuchFile = Errno(rawValue: ENOENT)
-    public static let noBufferSpace = Errno(rawValue: ENOBUFS)
-    public static let brokenPipe = Errno(rawValue: EPIPE)
-    public static let badFileDescriptor = Errno(rawValue: EBADF)
-    public static let permissionDenied = Errno(rawValue: EACCES)
-
-    public var description: String { String(cString: strerror(rawValue)) }
-}
-
-/// Runs a system call, retrying it while it fails with EINTR: the one place
-/// where interrupted calls are retried. Returns the call's result, or throws
-/// the errno it failed with.
-@inline(__always)
-package func retryingOnInterrupt<T: FixedWidthInteger>(_ call: () -> T) throws(Errno) -> T {
-    while true {
-        let r = call()
-        if r != -1 { return r }
-        let e = Errno.current
-        if e != .interrupted { throw e }
-    }
-}
 
 /// An owned file descriptor: closed exactly once, by `close()`. A struct with a
 /// raw number, as swift-system's; the owner decides when it ends.
@@ -86,6 +52,23 @@ public struct FileDescriptor: Hashable, Sendable {
         return UInt64(st.st_rdev)
     }
 
+    /// Receives and throws away up to `limit` datagrams queued on a
+    /// non-blocking socket, unread; returns how many. Stops at the first error
+    /// (EAGAIN: nothing more queued).
+    @discardableResult
+    public func discardDatagrams(limit: Int) -> Int {
+        var discarded = 0
+        while discarded < limit {
+            do {
+                _ = try retryingOnInterrupt { recv(rawValue, nil, 0, Int32(MSG_DONTWAIT | MSG_TRUNC)) }
+            } catch {
+                break
+            }
+            discarded += 1
+        }
+        return discarded
+    }
+
     /// Makes a pipe: (read end, write end), both non-blocking and close-on-exec.
     public static func pipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
         var fds: [Int32] = [-1, -1]
@@ -96,12 +79,4 @@ public struct FileDescriptor: Hashable, Sendable {
         }
         return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
-}
-
-/// Now on CLOCK_MONOTONIC, the clock input events are stamped with once
-/// `libevdev_set_clock_id(CLOCK_MONOTONIC)` is set.
-public func monotonicNow() -> EventTime {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return EventTime(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
 }

@@ -1,0 +1,618 @@
+import GestureCore
+import Glibc
+import LinuxInput
+import LinuxSystem
+
+/// What the kernel and udev say about one device the loop has opened: the
+/// input to every decision about it. The loop reads it from libevdev (no system
+/// call); tests build it from a recording's description.
+public struct DeviceSnapshot: Sendable {
+    /// udev's view of the node now (properties such as the calibration matrix).
+    public var node: InputNode
+    /// As the decoder sees it (slotted: type A devices after libmtdev).
+    public var description: DeviceDescription
+    public var isTypeA: Bool
+    /// Per slot, as libevdev knows them now: touches already down are ignored until lifted.
+    public var trackingIDs: [Int32]
+    public var toolTypes: [Int32]
+    public var slot: Int
+
+    public init(node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
+                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0) {
+        self.node = node; self.description = description; self.isTypeA = isTypeA
+        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot
+    }
+}
+
+/// One item of what a read of a device brought: a kernel event, or the mark
+/// that the kernel's buffer overflowed (SYN_DROPPED) and what follows is
+/// libevdev's resync.
+public enum DeviceInput: Sendable, Equatable {
+    case event(RawEvent)
+    case dropped
+}
+
+/// gestured's decisions as a value: every input the outside world gives the
+/// daemon (udev, a device's events, the timer, a signal, a parsed config, the
+/// socket's state) goes in through `handle`, and what to do comes out as
+/// actions; the caller (`DaemonLoop`, or a test on a fake clock) does the I/O.
+/// It never reads a clock: every input that needs the time carries it.
+///
+/// ```swift
+/// var core = DaemonCore(configuration: c, options: .init())
+/// for action in core.handle(.start(at: now)) { … }   // .rescan: enumerate udev
+/// ```
+public struct DaemonCore {
+    public struct Options: Sendable {
+        /// The config file a reload reads; nil means the built-in config.
+        public var configPath: String?
+        /// Print events on stdout (`--stdout`), and failed transitions too (`--failures`).
+        public var printEvents = false
+        public var printFailures = false
+        /// Half of systemd's `WatchdogSec`, when it expects pings.
+        public var watchdogInterval: Millis?
+        /// How long the udev monitor rests after a receive error before it is read again.
+        public var udevBackoff = Millis(1000)
+        public init(configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
+                    watchdogInterval: Millis? = nil) {
+            self.configPath = configPath; self.printEvents = printEvents; self.printFailures = printFailures
+            self.watchdogInterval = watchdogInterval
+        }
+    }
+
+    public enum Input: Sendable {
+        /// The loop has its descriptors: enumerate, open what is there, then say ready.
+        case start(at: EventTime)
+        /// What udev lists now (at start, after a netlink overflow, after a reload).
+        case devicesListed([InputNode])
+        case listingFailed(Errno)
+        /// A udev add, change or remove.
+        case udev(InputNodeEvent, at: EventTime)
+        /// The kernel dropped udev messages (ENOBUFS).
+        case udevOverflow
+        /// Receiving from the udev monitor failed; the loop has discarded what was pending.
+        case udevFailed(Errno, at: EventTime)
+        /// A device the core asked to open is open.
+        case opened(DeviceSnapshot)
+        case openFailed(InputNode, EvdevDevice.OpenError)
+        case watchFailed(syspath: String, Errno, at: EventTime)
+        /// A read of a device: everything it had, then how the read ended.
+        case read(syspath: String, [DeviceInput], end: ReadEnd)
+        /// The timer fired; the core asks for every device's queued input first.
+        case timerFired(at: EventTime)
+        /// Every device was read after `timerFired`: now time may advance.
+        case inputDrained
+        case signal(Int32, at: EventTime)
+        /// The config file changed on disk.
+        case configFileChanged
+        /// A reload's file was parsed; `devices` is the kernel's view of every open device now.
+        case configLoaded(Result<Configuration, ConfigFile.ConfigFailure>, trigger: String, onlyIfChanged: Bool,
+                          devices: [String: DeviceSnapshot], at: EventTime)
+        /// The socket server's state after it was active.
+        case sockets(nextDeadline: EventTime?, subscribers: Int)
+        /// Writing to stdout failed.
+        case outputFailed(Errno, at: EventTime)
+    }
+
+    public enum ReadEnd: Sendable, Equatable {
+        /// Everything the kernel had was read.
+        case drained
+        /// epoll reported a hang-up or an error on the descriptor.
+        case hangup(String, at: EventTime)
+        /// The read failed for good (ENODEV: unplugged).
+        case gone(Errno, at: EventTime)
+    }
+
+    public enum Notification: Sendable, Equatable {
+        case ready(status: String)
+        case reloading
+        case status(String)
+        case stopping
+        case watchdog
+    }
+
+    public struct LogLine: Sendable, Equatable, CustomStringConvertible {
+        public enum Level: Sendable, Equatable { case debug, info, warning(Fault), error(Fault) }
+        public var level: Level
+        public var message: String
+        public var description: String {
+            switch level {
+            case .debug: "debug: \(message)"
+            case .info: message
+            case .warning(let f): "warning (\(f.rawValue)): \(message)"
+            case .error(let f): "error (\(f.rawValue)): \(message)"
+            }
+        }
+    }
+
+    public enum Action: Sendable {
+        /// Open the node and answer `.opened` or `.openFailed`.
+        case open(InputNode)
+        /// Start reading an opened device.
+        case watch(syspath: String)
+        /// Stop reading and close a device.
+        case close(syspath: String)
+        /// To the socket's subscribers; `frameTime` is the kernel time of the frame that decided it.
+        case publish(GestureEvent, frameTime: EventTime)
+        /// To stdout.
+        case print(GestureEvent)
+        /// The one timer, at an absolute CLOCK_MONOTONIC time; nil disarms it.
+        case armTimer(EventTime?)
+        case notify(Notification)
+        case log(LogLine)
+        /// Enumerate udev and answer `.devicesListed` or `.listingFailed`.
+        case rescan
+        /// Read every open device now, then answer `.inputDrained`.
+        case drainInput
+        /// Parse the config file and answer `.configLoaded`.
+        case loadConfig(trigger: String, onlyIfChanged: Bool)
+        /// What `hello` and `status` report.
+        case updateInfo(DaemonInfo)
+        /// Close socket clients whose grace time is over.
+        case expireClients(at: EventTime)
+        /// Stop and resume watching the udev monitor.
+        case pauseUdev
+        case resumeUdev
+        /// Tell every client the daemon stops and close the socket.
+        case shutDownSocket
+        case stop(exitStatus: Int32)
+    }
+
+    struct OpenDevice {
+        var node: InputNode
+        var description: DeviceDescription
+        var isTypeA: Bool
+        var pipeline: DevicePipeline
+        var label: String { "\(node.devnode ?? node.sysname) '\(description.name)'" }
+    }
+
+    /// Why the core asked for a listing: what to say when it is done.
+    enum Listing { case start, reload, resync }
+
+    public private(set) var configuration: Configuration
+    public let options: Options
+    /// Open devices by udev syspath: the dedupe key.
+    var devices: [String: OpenDevice] = [:]
+    /// Opens asked for and not answered yet.
+    var opening: Set<String> = []
+    var listing: Listing?
+    var nextSerial: UInt32 = 1
+    var armed: EventTime?
+    /// The time the timer fired at, until the devices' queued input is read.
+    var pendingAdvance: EventTime?
+    var socketDeadline: EventTime?
+    var subscribers = 0
+    var nextWatchdog: EventTime?
+    var udevPausedUntil: EventTime?
+    var udevErrors = RateLimit(burst: 3, interval: Millis(60_000))
+    var stopping = false
+    var printing: Bool
+
+    public init(configuration: Configuration, options: Options) {
+        self.configuration = configuration
+        self.options = options
+        printing = options.printEvents
+    }
+
+    /// The syspaths of the devices in use.
+    public var openDevices: [String] { devices.keys.sorted() }
+
+    /// The devices in use, as `hello` and `status` list them.
+    public var info: DaemonInfo {
+        DaemonInfo(configuration: configuration, devices: openDevices.compactMap { devices[$0] }.map {
+            DaemonInfo.Device(name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
+                              sizeMM: $0.pipeline.decoder.geometry.sizeMM)
+        })
+    }
+
+    /// systemd's STATUS line.
+    public var statusLine: String {
+        let d = devices.count
+        return "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers, \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+    }
+
+    /// The earliest deadline the timer must wake for.
+    public var nextDeadline: EventTime? {
+        var earliest: EventTime?
+        func take(_ t: EventTime?) { if let t, earliest == nil || t < earliest! { earliest = t } }
+        for d in devices.values { take(d.pipeline.nextDeadline) }
+        take(socketDeadline)
+        take(nextWatchdog)
+        take(udevPausedUntil)
+        return earliest
+    }
+
+    public mutating func handle(_ input: Input) -> [Action] {
+        var actions: [Action] = []
+        handle(input, into: &actions)
+        return actions
+    }
+
+    /// Applies one input; appends what the caller must do, in order.
+    public mutating func handle(_ input: Input, into actions: inout [Action]) {
+        if stopping { return }
+        switch input {
+        case .start(let now):
+            if let interval = options.watchdogInterval {
+                nextWatchdog = now
+                log(.info, "systemd watchdog: pinging every \(interval)", into: &actions)
+            }
+            listing = .start
+            actions.append(.rescan)
+        case .devicesListed(let nodes):
+            listed(nodes, into: &actions)
+        case .listingFailed(let e):
+            log(.error(.system), "cannot enumerate input devices through udev: \(e)", into: &actions)
+            finishListing(into: &actions)
+        case .udev(let e, let now):
+            guard e.node.isEventNode else { break }
+            log(.debug, "udev \(e.action.rawValue) \(e.node.devnode ?? e.node.sysname) \(e.node.syspath)", into: &actions)
+            switch e.action {
+            case .add, .change:
+                consider(e.node, into: &actions)
+            case .remove:
+                remove(e.node.syspath, because: "udev remove", at: now, into: &actions)
+            case .bind, .unbind, .other:
+                break
+            }
+        case .udevOverflow:
+            log(.warning(.system), "udev events were lost (netlink ENOBUFS); re-enumerating input devices", into: &actions)
+            listing = listing ?? .resync
+            actions.append(.rescan)
+        case .udevFailed(let e, let now):
+            udevFailed(e, at: now, into: &actions)
+        case .opened(let snapshot):
+            opened(snapshot, into: &actions)
+        case .openFailed(let node, let error):
+            opening.remove(node.syspath)
+            let name = node.devnode ?? node.sysname
+            switch error.errno {
+            case .noSuchFile, .noDevice:
+                log(.info, "\(name) went away before it could be used (\(error))", into: &actions)
+            case .permissionDenied:
+                log(.error(.system), "\(error); run gestured as root or in the group owning the node (usually 'input')", into: &actions)
+            default:
+                log(.error(.device), "cannot use \(name): \(error)", into: &actions)
+            }
+            finishListing(into: &actions)
+        case .watchFailed(let syspath, let e, let now):
+            log(.error(.ours), "cannot watch \(devices[syspath]?.label ?? syspath): epoll_ctl: \(e)", into: &actions)
+            remove(syspath, because: "cannot be watched", at: now, into: &actions)
+        case .read(let syspath, let inputs, let end):
+            read(syspath, inputs, end: end, into: &actions)
+        case .timerFired(let now):
+            armed = nil
+            // Input the kernel queued before `now` is older than the deadline:
+            // it goes first, or a lift already queued would count as too late.
+            pendingAdvance = max(pendingAdvance ?? now, now)
+            actions.append(.drainInput)
+            return
+        case .inputDrained:
+            if let now = pendingAdvance {
+                pendingAdvance = nil
+                advance(to: now, into: &actions)
+            }
+        case .signal(let s, let now):
+            switch s {
+            case SIGTERM, SIGINT:
+                log(.info, "\(s == SIGTERM ? "SIGTERM" : "SIGINT"): cancelling gestures in flight and stopping", into: &actions)
+                shutDown(reason: "daemon stopping", exitStatus: 0, at: now, into: &actions)
+                return
+            case SIGHUP:
+                actions.append(.loadConfig(trigger: "SIGHUP", onlyIfChanged: false))
+            default:
+                log(.error(.ours), "unexpected signal \(s) on the signalfd", into: &actions)
+            }
+        case .configFileChanged:
+            actions.append(.loadConfig(trigger: "\(options.configPath ?? "the config file") changed", onlyIfChanged: true))
+        case .configLoaded(let result, let trigger, let onlyIfChanged, let snapshots, let now):
+            reload(result, trigger: trigger, onlyIfChanged: onlyIfChanged, snapshots: snapshots, at: now, into: &actions)
+        case .sockets(let deadline, let count):
+            socketDeadline = deadline
+            if count != subscribers {
+                subscribers = count
+                actions.append(.notify(.status(statusLine)))
+            }
+        case .outputFailed(let e, let now):
+            log(.error(.system), "cannot write events: \(e); stopping", into: &actions)
+            printing = false
+            shutDown(reason: "daemon stopping", exitStatus: 1, at: now, into: &actions)
+            return
+        }
+        rearm(into: &actions)
+    }
+
+    // MARK: - Devices
+
+    private mutating func listed(_ nodes: [InputNode], into actions: inout [Action]) {
+        let present = Set(nodes.map(\.syspath))
+        for syspath in openDevices where !present.contains(syspath) {
+            // A listing carries no time; what was in flight ends at its last frame.
+            let at = devices[syspath]!.pipeline.decoder.lastFrame.time
+            remove(syspath, because: "no longer listed by udev", at: at, into: &actions)
+        }
+        for node in nodes where node.isEventNode { consider(node, into: &actions) }
+        finishListing(into: &actions)
+    }
+
+    /// After a listing, once every open it asked for was answered.
+    private mutating func finishListing(into actions: inout [Action]) {
+        guard let why = listing, opening.isEmpty else { return }
+        listing = nil
+        if why == .start && devices.isEmpty {
+            log(.info, "no touchscreen yet; waiting for one to appear", into: &actions)
+        }
+        actions.append(.updateInfo(info))
+        actions.append(.notify(why == .resync ? .status(statusLine) : .ready(status: statusLine)))
+    }
+
+    /// A node udev announced or listed: open it unless it is in use or not for us.
+    private mutating func consider(_ node: InputNode, into actions: inout [Action]) {
+        guard devices[node.syspath] == nil, !opening.contains(node.syspath) else { return }
+        if let skip = DeviceSelection.check(node, configuration: configuration) {
+            // A touchscreen skipped, or a rule applied, is news; a keyboard is not.
+            var denied = false
+            if case .deniedByConfig = skip { denied = true }
+            let message = "skipping \(node.devnode ?? node.sysname) '\(node.name)': \(skip)"
+            log(denied || node.flag("ID_INPUT_TOUCHSCREEN") ? .info : .debug, message, into: &actions)
+            return
+        }
+        opening.insert(node.syspath)
+        actions.append(.open(node))
+    }
+
+    private mutating func opened(_ s: DeviceSnapshot, into actions: inout [Action]) {
+        let syspath = s.node.syspath
+        opening.remove(syspath)
+        defer { finishListing(into: &actions) }
+        let name = s.node.devnode ?? s.node.sysname
+        guard devices[syspath] == nil else {
+            log(.error(.ours), "\(name) opened while already open", into: &actions)
+            return
+        }
+        if let skip = DeviceSelection.check(s.description) {
+            log(.info, "skipping \(name) '\(s.description.name)': \(skip)", into: &actions)
+            actions.append(.close(syspath: syspath))
+            return
+        }
+        guard let pipeline = makePipeline(s, into: &actions) else {
+            actions.append(.close(syspath: syspath))
+            return
+        }
+        let device = OpenDevice(node: s.node, description: s.description, isTypeA: s.isTypeA, pipeline: pipeline)
+        devices[syspath] = device
+        actions.append(.watch(syspath: syspath))
+        let g = pipeline.decoder.geometry
+        log(.info, "using \(device.label): \(s.isTypeA ? "type A via libmtdev, " : "")\(s.description.slotCount) slots, "
+            + "\(formatFixed(g.sizeMM.x, decimals: 0)) × \(formatFixed(g.sizeMM.y, decimals: 0)) mm (\(g.sizeSource.rawValue))"
+            + (CalibrationMatrix.isIdentity(g.calibration) ? "" : ", calibration \(g.calibration.map { formatFixed($0, decimals: 4) }.joined(separator: " "))")
+            + (g.rotation == .none ? "" : ", rotated \(g.rotation.rawValue)°"), into: &actions)
+        changed(into: &actions)
+    }
+
+    /// A fresh decoder and arena for a device, from the current config. Touches
+    /// down right now are ignored until lifted.
+    private mutating func makePipeline(_ s: DeviceSnapshot, into actions: inout [Action]) -> DevicePipeline? {
+        let node = s.node
+        let name = node.devnode ?? node.sysname
+        let (matrix, invalid) = CalibrationMatrix.of(node)
+        if let invalid {
+            log(.warning(.device), "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(invalid)\": expected six numbers; check the udev rule that sets it", into: &actions)
+        }
+        guard let geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix) else {
+            log(.info, "skipping \(name): \(SkipReason.noPositionAxes)", into: &actions)
+            return nil
+        }
+        if let problems = s.description.axisProblems {
+            log(.warning(.device), "\(name) '\(s.description.name)': \(problems)", into: &actions)
+        }
+        if geometry.sizeSource == .fallback {
+            log(.warning(.config), "'\(s.description.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
+        }
+        let serial = nextSerial
+        nextSerial &+= 1
+        return DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
+                              serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
+                              initialSlot: s.slot)
+    }
+
+    /// Tears a device down, once: every live touch and every gesture in flight
+    /// is cancelled and published, then the device is closed. For ENODEV,
+    /// a hang-up and udev remove, whichever comes first.
+    private mutating func remove(_ syspath: String, because reason: String, at time: EventTime,
+                                 into actions: inout [Action]) {
+        guard let d = devices.removeValue(forKey: syspath) else { return }
+        d.pipeline.cancelAll(at: time, reason: "device removed")
+        publish(d.pipeline, into: &actions)
+        actions.append(.close(syspath: syspath))
+        log(.info, "removed \(d.label): \(reason)", into: &actions)
+        changed(into: &actions)
+    }
+
+    private mutating func read(_ syspath: String, _ inputs: [DeviceInput], end: ReadEnd, into actions: inout [Action]) {
+        guard let d = devices[syspath] else { return }
+        var resyncs = 0
+        let clamped = d.pipeline.decoder.clampedCount
+        for i in inputs {
+            switch i {
+            case .event(let e): d.pipeline.feed(e)
+            case .dropped: d.pipeline.beginResync(); resyncs += 1
+            }
+        }
+        publish(d.pipeline, into: &actions)
+        if clamped == 0, let first = d.pipeline.decoder.firstClamped {
+            log(.warning(.device), "\(d.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)", into: &actions)
+        }
+        if resyncs > 0 {
+            log(.warning(.system), "\(d.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled", into: &actions)
+        }
+        switch end {
+        case .drained:
+            break
+        case .hangup(let what, let now):
+            remove(syspath, because: "the kernel reported \(what)", at: now, into: &actions)
+        case .gone(let e, let now):
+            if e == .noDevice {
+                remove(syspath, because: "ENODEV: unplugged", at: now, into: &actions)
+            } else {
+                log(.error(.device), "\(d.label): read failed: \(e)", into: &actions)
+                remove(syspath, because: "read failed: \(e)", at: now, into: &actions)
+            }
+        }
+    }
+
+    /// The devices or the configuration changed: `hello`, `status` and systemd learn it.
+    private func changed(into actions: inout [Action]) {
+        guard listing == nil else { return }  // said once the listing is done
+        actions.append(.updateInfo(info))
+        actions.append(.notify(.status(statusLine)))
+    }
+
+    // MARK: - Time
+
+    private mutating func advance(to now: EventTime, into actions: inout [Action]) {
+        for syspath in openDevices {
+            let p = devices[syspath]!.pipeline
+            p.advance(to: now)
+            publish(p, into: &actions)
+        }
+        if let d = socketDeadline, d <= now { actions.append(.expireClients(at: now)) }
+        if let due = nextWatchdog, due <= now, let interval = options.watchdogInterval {
+            // Sent from the loop's own timer: a wedged loop stops the pings.
+            actions.append(.notify(.watchdog))
+            nextWatchdog = now + interval
+        }
+        if let until = udevPausedUntil, until <= now {
+            udevPausedUntil = nil
+            actions.append(.resumeUdev)
+            // What udev said meanwhile was lost: list again.
+            listing = listing ?? .resync
+            actions.append(.rescan)
+        }
+    }
+
+    private mutating func rearm(into actions: inout [Action]) {
+        let t = nextDeadline
+        if t != armed {
+            armed = t
+            actions.append(.armTimer(t))
+        }
+    }
+
+    private mutating func udevFailed(_ e: Errno, at now: EventTime, into actions: inout [Action]) {
+        switch udevErrors.allow(at: now) {
+        case .allowed(let suppressed):
+            let more = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
+            log(.error(.system), "reading udev events: \(e)\(more); not reading them for \(options.udevBackoff), then listing the devices again", into: &actions)
+        case .suppressed:
+            break
+        }
+        if udevPausedUntil == nil {
+            udevPausedUntil = now + options.udevBackoff
+            actions.append(.pauseUdev)
+        }
+    }
+
+    // MARK: - Output
+
+    private func publish(_ pipeline: DevicePipeline, into actions: inout [Action]) {
+        let frameTime = pipeline.decoder.lastFrame.time
+        let printing = printing, failures = options.printFailures
+        pipeline.drain { e in
+            actions.append(.publish(e, frameTime: frameTime))
+            if printing && (failures || e.state != .failed) { actions.append(.print(e)) }
+        }
+    }
+
+    private func log(_ level: LogLine.Level, _ message: String, into actions: inout [Action]) {
+        actions.append(.log(LogLine(level: level, message: message)))
+    }
+
+    // MARK: - Reload and shutdown
+
+    /// A parsed config file: a bad one is reported and the running one stays. A
+    /// good one replaces every device's arena (gestures in flight are
+    /// cancelled; fingers down stay ignored until lifted) and the device rules
+    /// apply again, to the open devices and to a fresh listing.
+    private mutating func reload(_ result: Result<Configuration, ConfigFile.ConfigFailure>, trigger: String,
+                                 onlyIfChanged: Bool, snapshots: [String: DeviceSnapshot], at now: EventTime,
+                                 into actions: inout [Action]) {
+        let c: Configuration
+        switch result {
+        case .failure(let e):
+            for line in e.description.split(separator: "\n") { log(.error(.config), String(line), into: &actions) }
+            log(.info, "\(trigger): \(options.configPath ?? "the config") has errors; keeping the previous configuration", into: &actions)
+            // systemd sees a reload that changed nothing, and why.
+            actions.append(.notify(.reloading))
+            actions.append(.notify(.ready(status: "reload refused, previous config kept: \(e.description.split(separator: "\n").first ?? "")")))
+            return
+        case .success(let loaded):
+            if onlyIfChanged && loaded == configuration {
+                log(.debug, "\(trigger): \(loaded.source) unchanged", into: &actions)
+                return
+            }
+            c = loaded
+        }
+        actions.append(.notify(.reloading))
+        configuration = c
+        log(.info, "\(trigger): loaded \(c.source): \(c.recognizers.count) recognizers, \(c.devices.count) device rule(s)", into: &actions)
+        listing = .reload
+        for syspath in openDevices {
+            let d = devices[syspath]!
+            let snapshot = snapshots[syspath] ?? DeviceSnapshot(node: d.node, description: d.description, isTypeA: d.isTypeA)
+            if let skip = DeviceSelection.check(snapshot.node, configuration: c) {
+                remove(syspath, because: "after reload: \(skip)", at: now, into: &actions)
+                continue
+            }
+            d.pipeline.cancelAll(at: now, reason: "config reloaded")
+            publish(d.pipeline, into: &actions)
+            guard let fresh = makePipeline(snapshot, into: &actions) else {
+                remove(syspath, because: "after reload: no usable geometry", at: now, into: &actions)
+                continue
+            }
+            devices[syspath]!.pipeline = fresh
+            devices[syspath]!.node = snapshot.node
+        }
+        actions.append(.rescan)
+    }
+
+    /// Cancels everything in flight, closes every device, tells systemd and the
+    /// clients, and stops.
+    private mutating func shutDown(reason: String, exitStatus: Int32, at now: EventTime, into actions: inout [Action]) {
+        for syspath in openDevices {
+            let d = devices[syspath]!
+            d.pipeline.cancelAll(at: now, reason: reason)
+            publish(d.pipeline, into: &actions)
+            actions.append(.close(syspath: syspath))
+        }
+        devices.removeAll()
+        actions.append(.notify(.stopping))
+        actions.append(.shutDownSocket)
+        actions.append(.stop(exitStatus: exitStatus))
+        stopping = true
+    }
+}
+
+/// At most `burst` messages per `interval`; the first one after a quiet spell
+/// says how many were held back.
+struct RateLimit: Sendable {
+    var burst: Int
+    var interval: Millis
+    var windowStart: EventTime?
+    var sent = 0
+    var suppressed = 0
+
+    enum Verdict: Equatable { case allowed(suppressedBefore: Int), suppressed }
+
+    mutating func allow(at now: EventTime) -> Verdict {
+        if let start = windowStart, now - start < interval {
+            if sent < burst { sent += 1; return .allowed(suppressedBefore: 0) }
+            suppressed += 1
+            return .suppressed
+        }
+        windowStart = now
+        sent = 1
+        defer { suppressed = 0 }
+        return .allowed(suppressedBefore: suppressed)
+    }
+}

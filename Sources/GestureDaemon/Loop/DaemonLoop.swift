@@ -1,0 +1,257 @@
+import CLinux
+import GestureCore
+import Glibc
+import LinuxInput
+import LinuxSystem
+
+/// Collects one read of a device for the core, in a buffer reused from read
+/// to read.
+final class ReadBuffer: RawEventSink {
+    var inputs: [DeviceInput] = []
+    init() { inputs.reserveCapacity(256) }
+    func feed(_ e: RawEvent) { inputs.append(.event(e)) }
+    func beginResync() { inputs.append(.dropped) }
+}
+
+/// Where gestured touches the world: one epoll `EventLoop` with the udev
+/// monitor, one libevdev reader per touchscreen (where a byte is read), the
+/// timerfd, the signalfd, the config watcher and the socket server (where an
+/// event leaves). It decides nothing: each readiness becomes an input to
+/// `DaemonCore`, and the core's actions are carried out here, in order.
+public final class DaemonLoop {
+    public private(set) var core: DaemonCore
+    public let loop: EventLoop
+    public let server: SocketServer?
+    private let notifier: SystemdNotifier
+    private let log: Logger
+    private let udev: Udev
+    private let timer: DeadlineTimer
+    private var monitor: UdevMonitor?
+    private var monitorRegistration: EventLoop.Registration?
+    private var signals: SignalReceiver?
+    private var watcher: ConfigWatcher?
+    private let adapter: EventLoopSocketAdapter
+    /// Open devices by syspath, and their registrations once watched.
+    private var devices: [String: (evdev: EvdevDevice, registration: EventLoop.Registration?)] = [:]
+    private let buffer = ReadBuffer()
+    private var spareActions: [[DaemonCore.Action]] = []
+    private var exitStatus: Int32 = 0
+    /// What the core last heard about the sockets.
+    private var reportedSockets: (deadline: EventTime?, subscribers: Int) = (nil, 0)
+
+    public init(configuration: Configuration, options: DaemonCore.Options, listener: ListeningSocket?,
+                notifier: SystemdNotifier, log: Logger) throws(Errno) {
+        var options = options
+        options.watchdogInterval = notifier.watchdogInterval
+        core = DaemonCore(configuration: configuration, options: options)
+        self.notifier = notifier
+        self.log = log
+        loop = try EventLoop()
+        udev = try Udev()
+        timer = try DeadlineTimer()
+        adapter = EventLoopSocketAdapter(loop: loop, log: log)
+        server = listener.map {
+            SocketServer(listener: $0, info: DaemonInfo(configuration: configuration), log: { [log] in log.info($0) })
+        }
+        adapter.server = server
+    }
+
+    /// Sets up signals, the udev monitor (before enumerating, so nothing slips
+    /// through between the two), the timer, the socket and the config watcher;
+    /// then the core lists and opens the touchscreens and tells systemd it is ready.
+    public func start() throws(Errno) {
+        let signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
+        self.signals = signals
+        try loop.register(signals.fd) { [unowned self] _ in signalsReady() }
+        let monitor = try UdevMonitor(udev: udev)
+        self.monitor = monitor
+        monitorRegistration = try loop.register(monitor.fileDescriptor) { [unowned self] _ in udevReady() }
+        try loop.register(timer.fd) { [unowned self] _ in
+            timer.acknowledge()
+            send(.timerFired(at: monotonicNow()))
+        }
+        if let server {
+            adapter.afterActivity = { [unowned self] in reportSockets() }
+            server.start(on: adapter)
+            log.info("socket: listening (\(server.listener.origin))")
+        }
+        if let path = core.options.configPath {
+            do throws(Errno) {
+                let w = try ConfigWatcher(path: path)
+                watcher = w
+                try loop.register(w.fd) { [unowned self, unowned w] _ in
+                    if w.configChanged() { send(.configFileChanged) }
+                }
+            } catch {
+                log.warning(.system, "cannot watch the directory of \(path) for changes (inotify: \(error)); reload with SIGHUP instead")
+            }
+        }
+        send(.start(at: monotonicNow()))
+    }
+
+    /// Runs until SIGTERM/SIGINT (0) or a fatal output error (1).
+    public func run() throws(Errno) -> Int32 {
+        try loop.run()
+        return exitStatus
+    }
+
+    // MARK: - Readiness becomes input
+
+    private func udevReady() {
+        guard let monitor else { return }
+        while true {
+            switch monitor.receive() {
+            case .drained:
+                return
+            case .overflow:
+                send(.udevOverflow)
+            case .failed(let e):
+                // Level-triggered: what cannot be received must not stay queued.
+                monitor.discardPending()
+                send(.udevFailed(e, at: monotonicNow()))
+                return
+            case .event(let e):
+                send(.udev(e, at: monotonicNow()))
+            }
+            if monitorRegistration == nil { return }
+        }
+    }
+
+    private func deviceReady(_ syspath: String, _ events: EventLoop.Events) {
+        guard let d = devices[syspath] else { return }
+        let end: DaemonCore.ReadEnd
+        switch d.evdev.read(into: buffer) {
+        case .drained:
+            end = events.contains(.hangup) || events.contains(.error)
+                ? .hangup(events.description, at: monotonicNow()) : .drained
+        case .gone(let e):
+            end = .gone(e, at: monotonicNow())
+        }
+        send(.read(syspath: syspath, buffer.inputs, end: end))
+        buffer.inputs.removeAll(keepingCapacity: true)
+    }
+
+    private func signalsReady() {
+        guard let signals else { return }
+        for s in signals.receive() { send(.signal(s, at: monotonicNow())) }
+    }
+
+    private func reportSockets() {
+        guard let server else { return }
+        let now = (deadline: server.nextDeadline, subscribers: server.subscriberCount)
+        guard now.deadline != reportedSockets.deadline || now.subscribers != reportedSockets.subscribers else { return }
+        reportedSockets = now
+        send(.sockets(nextDeadline: now.deadline, subscribers: now.subscribers))
+    }
+
+    // MARK: - Actions
+
+    /// Gives the core one input and carries out its actions; an action that
+    /// asks the world something (open, list, read, load) answers with the next input.
+    public func send(_ input: DaemonCore.Input) {
+        // Action lists are reused (one per nesting level), so a read allocates none.
+        var actions = spareActions.popLast() ?? []
+        core.handle(input, into: &actions)
+        var touchedSockets = false
+        for action in actions {
+            switch action {
+            case .publish, .shutDownSocket, .expireClients: touchedSockets = true
+            default: break
+            }
+            execute(action)
+        }
+        actions.removeAll(keepingCapacity: true)
+        spareActions.append(actions)
+        if touchedSockets { reportSockets() }
+    }
+
+    private func execute(_ action: DaemonCore.Action) {
+        switch action {
+        case .open(let node):
+            do {
+                let evdev = try EvdevDevice(node: node, udev: udev)
+                devices[node.syspath] = (evdev, nil)
+                send(.opened(snapshot(of: evdev, node: node)))
+            } catch {
+                send(.openFailed(node, error))
+            }
+        case .watch(let syspath):
+            guard let d = devices[syspath] else { return }
+            do {
+                let r = try loop.register(d.evdev.fd) { [unowned self] events in deviceReady(syspath, events) }
+                devices[syspath]?.registration = r
+            } catch {
+                send(.watchFailed(syspath: syspath, error, at: monotonicNow()))
+            }
+        case .close(let syspath):
+            guard let d = devices.removeValue(forKey: syspath) else { return }
+            if let r = d.registration { loop.unregister(r) }
+            d.evdev.close()
+        case .publish(let e, let frameTime):
+            server?.publish(e, frameTime: frameTime)
+        case .print(let e):
+            do { try FileDescriptor.standardOutput.writeAll(e.json + "\n") } catch {
+                send(.outputFailed(error, at: monotonicNow()))
+            }
+        case .armTimer(let t):
+            do { try timer.arm(at: t) } catch { log.error(.ours, "timerfd_settime: \(error)") }
+        case .notify(let n):
+            switch n {
+            case .ready(let status): notifier.ready(status: status)
+            case .reloading: notifier.reloading()
+            case .status(let s): notifier.status(s)
+            case .stopping: notifier.stopping()
+            case .watchdog: notifier.watchdog()
+            }
+        case .log(let line):
+            switch line.level {
+            case .debug: log.debug(line.message)
+            case .info: log.info(line.message)
+            case .warning(let f): log.warning(f, line.message)
+            case .error(let f): log.error(f, line.message)
+            }
+        case .rescan:
+            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error)) }
+        case .drainInput:
+            for syspath in devices.keys.sorted() where devices[syspath]?.registration != nil {
+                deviceReady(syspath, [])
+            }
+            send(.inputDrained)
+        case .loadConfig(let trigger, let onlyIfChanged):
+            let result = ConfigFile.load(path: core.options.configPath)
+            var snapshots: [String: DeviceSnapshot] = [:]
+            if case .success = result {
+                for (syspath, d) in devices {
+                    snapshots[syspath] = snapshot(of: d.evdev, node: udev.node(syspath: syspath) ?? d.evdev.node)
+                }
+            }
+            send(.configLoaded(result, trigger: trigger, onlyIfChanged: onlyIfChanged, devices: snapshots,
+                               at: monotonicNow()))
+        case .updateInfo(let info):
+            server?.info = info
+        case .expireClients(let now):
+            server?.expire(now: now)
+        case .pauseUdev:
+            if let r = monitorRegistration { loop.unregister(r) }
+            monitorRegistration = nil
+        case .resumeUdev:
+            guard let monitor, monitorRegistration == nil else { return }
+            do {
+                monitorRegistration = try loop.register(monitor.fileDescriptor) { [unowned self] _ in udevReady() }
+            } catch {
+                log.error(.ours, "cannot watch the udev monitor again: epoll_ctl: \(error)")
+            }
+        case .shutDownSocket:
+            server?.shutdown()
+        case .stop(let status):
+            exitStatus = status
+            loop.stop()
+        }
+    }
+
+    private func snapshot(of evdev: EvdevDevice, node: InputNode) -> DeviceSnapshot {
+        DeviceSnapshot(node: node, description: evdev.description, isTypeA: evdev.isTypeA,
+                       trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
+                       slot: evdev.currentSlot())
+    }
+}
