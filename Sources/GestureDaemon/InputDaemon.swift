@@ -80,7 +80,7 @@ public final class InputDaemon {
     public var deviceSummaries: [DaemonInfo.Device] {
         devices.keys.sorted().compactMap { devices[$0] }.map {
             DaemonInfo.Device(name: $0.evdev.description.name, node: $0.evdev.node.devnode ?? $0.evdev.node.sysname,
-                              sizeMM: $0.pipeline.decoder.geometry.sizeMM)
+                              sizeMM: $0.pipeline.decoder.geometry.sizeMM, sizeSource: $0.pipeline.decoder.geometry.sizeSource)
         }
     }
 
