@@ -47,6 +47,9 @@ public final class SocketServer {
         /// The `time` of the last `changed` delivered per gesture, for `changed: N` per second.
         var lastChanged: [String: EventTime] = [:]
         var changedSkipped = 0
+        /// Actions waiting for room in the queue (a `status` that does not fit
+        /// yet, and what came after it): nothing more is read meanwhile.
+        var deferred: [ClientSession.Action] = []
         /// Set once the client is being closed: the deadline for its last lines.
         var closingDeadline: EventTime?
         var watched: (readable: Bool, writable: Bool)?
@@ -107,6 +110,8 @@ public final class SocketServer {
         }
         guard let c = clients[fd] else { return }
         if writable || hangup { flush(c) }
+        guard clients[fd] != nil else { return }
+        if !c.deferred.isEmpty && !hangup { resumeDeferred(c) }
         guard clients[fd] != nil else { return }
         if readable || hangup { read(c) }
         guard clients[fd] != nil else { return }
@@ -197,7 +202,7 @@ public final class SocketServer {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KiB per wakeup: a chatty client cannot starve the input loop.
         for _ in 0..<16 {
-            guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput else { return }
+            guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput, c.deferred.isEmpty else { return }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(c.fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 apply(c.session.received(buffer[0..<n]), to: c)
@@ -218,7 +223,11 @@ public final class SocketServer {
     }
 
     private func apply(_ actions: [ClientSession.Action], to c: Client) {
-        for action in actions {
+        guard c.deferred.isEmpty else {
+            c.deferred += actions
+            return
+        }
+        for (i, action) in actions.enumerated() {
             guard clients[c.fd] != nil else { return }
             switch action {
             case .send(let line):
@@ -237,10 +246,17 @@ public final class SocketServer {
                 c.filter = nil
             case .sendStatus(let id):
                 // Whether it would fit is known before it is built: a client that
-                // asks for status faster than it reads is dropped without the work.
-                guard c.queue.canTake(bytes: estimatedStatusBytes) else {
-                    dropSlow(c)
-                    continue
+                // asks for status faster than it reads waits for room (and is
+                // not read from meanwhile) without the daemon doing the work.
+                if !c.queue.canTake(bytes: estimatedStatusBytes) {
+                    flush(c)
+                    guard clients[c.fd] != nil else { return }
+                    // Still no room: wait for the socket to take more (the queue
+                    // is not empty, so the client is watched for writability).
+                    if !c.queue.canTake(bytes: estimatedStatusBytes) {
+                        c.deferred = Array(actions[i...])
+                        return
+                    }
                 }
                 enqueue(SharedLine(statusLine(id: id)), to: c)
             case .close:
@@ -248,6 +264,14 @@ public final class SocketServer {
             }
         }
         if clients[c.fd] != nil { flush(c) }
+    }
+
+    /// Carries on with deferred actions once the queue has room.
+    private func resumeDeferred(_ c: Client) {
+        guard !c.deferred.isEmpty, c.closingDeadline == nil, c.queue.canTake(bytes: estimatedStatusBytes) else { return }
+        let actions = c.deferred
+        c.deferred = []
+        apply(actions, to: c)
     }
 
     /// An upper bound of a `status` reply's size, from the sizes of its parts.
@@ -357,7 +381,7 @@ public final class SocketServer {
 
     private func updateInterest(_ c: Client) {
         let wanted = (readable: c.closingDeadline == nil && !c.session.isClosed && !c.session.inputEnded
-                                && !c.session.hasPendingInput,
+                                && !c.session.hasPendingInput && c.deferred.isEmpty,
                       writable: !c.queue.isEmpty)
         if c.watched == nil || c.watched! != wanted {
             loop?.watch(c.fd, readable: wanted.readable, writable: wanted.writable)
@@ -390,7 +414,9 @@ public final class SocketServer {
     /// The earliest deadline of a client being closed or of the listener's rest, for the loop's timer.
     public var nextDeadline: EventTime? {
         // Requests left over from a client's last batch are answered on the next turn.
-        if clients.values.contains(where: { $0.session.hasPendingInput && $0.closingDeadline == nil }) { return clock() }
+        if clients.values.contains(where: { $0.session.hasPendingInput && $0.deferred.isEmpty && $0.closingDeadline == nil }) {
+            return clock()
+        }
         return (clients.values.compactMap(\.closingDeadline) + [acceptPausedUntil].compactMap { $0 }).min()
     }
 
@@ -402,7 +428,7 @@ public final class SocketServer {
             loop?.watch(listener.fd, readable: true, writable: false)
         }
         for c in clients.values.sorted(by: { $0.id < $1.id })
-        where c.session.hasPendingInput && c.closingDeadline == nil && clients[c.fd] != nil {
+        where c.session.hasPendingInput && c.deferred.isEmpty && c.closingDeadline == nil && clients[c.fd] != nil {
             apply(c.session.resume(), to: c)
             if clients[c.fd] != nil { updateInterest(c) }
         }
