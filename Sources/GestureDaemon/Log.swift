@@ -1,5 +1,5 @@
-import LinuxInput
 import GestureCore
+import LinuxSystem
 
 /// Whose fault a problem is, so the reader knows where to look (as libinput's
 /// "kernel bug" / "client bug" / "libinput bug" messages do).

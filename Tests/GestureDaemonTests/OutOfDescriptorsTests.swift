@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+@testable import GestureClient
 import Testing
 
 /// A clock tests move by hand.

@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+@testable import GestureClient
 import Testing
 
 /// What one client can make the daemon do: bounded work per request and per

@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+import LinuxSystem
 import Testing
 
 /// A minimal poll(2) driver for the server in tests: the daemon uses its epoll
@@ -26,7 +27,7 @@ final class PollDriver: SocketServerLoop {
                               hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
             }
         }
-        server.expire(now: now ?? monotonicClockNow())
+        server.expire(now: now ?? monotonicNow())
         return ready
     }
 }

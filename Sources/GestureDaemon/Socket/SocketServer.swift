@@ -1,6 +1,7 @@
 import CSocketShim
 import Glibc
 import GestureCore
+import LinuxSystem
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
@@ -84,7 +85,7 @@ public final class SocketServer {
     private var connectionLog = LogLimiter(burst: 30, window: Millis(10_000))
 
     public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
-                clock: @escaping () -> EventTime = monotonicClockNow, log: @escaping (String) -> Void) {
+                clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
         self.listener = listener; self.info = info; self.limits = limits; self.clock = clock; self.log = log
         startedAt = clock()
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)

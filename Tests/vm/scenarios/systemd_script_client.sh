@@ -73,7 +73,7 @@ vm_note "dropped after $rounds drags"
 rm -f "$stall"
 vm_wait_until 60 sh -c "[ \$(grep -c reconnecting $d/client.err) -ge 2 ]" || vm_fail "the script did not reconnect after the drop: $(tail -3 "$d/client.err")"
 vm_assert "the script read why it was dropped" grep -q "slow_consumer" "$d/client.err"
-vm_wait_until 60 sh -c "! pgrep -u alice -f 'sleep 0.3' >/dev/null" || vm_note "--exec commands still running"
+vm_wait_until 60 sh -c "! pgrep -u alice -x sleep >/dev/null" || vm_note "--exec commands still running"
 sleep 2
 
 python3 - "$d/events.jsonl" "$d/exec.out" > "$VM_SCRATCH/check.out" 2>&1 <<'PY'

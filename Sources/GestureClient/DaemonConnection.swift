@@ -1,0 +1,84 @@
+import GestureDaemon
+import Glibc
+import GestureCore
+
+/// A client's connection to gestured's socket (blocking connect, then lines
+/// read with a timeout), for `gesturectl`.
+public final class DaemonConnection {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Why connecting failed, in words a user can act on.
+    public struct Failure: Error, CustomStringConvertible {
+        public var errno: Int32
+        public var description: String
+        /// Worth retrying (no daemon yet, or it is restarting).
+        public var isTransient: Bool { errno == ENOENT || errno == ECONNREFUSED || errno == EAGAIN }
+    }
+
+    public init(path: String) throws(Failure) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(errno: errno, description: "socket: \(String(cString: strerror(errno)))") }
+        let r: Int32
+        do { r = try SocketSys.withAddress(path) { connect(fd, $0, $1) } } catch {
+            close(fd)
+            throw Failure(errno: error.errno, description: error.description)
+        }
+        if r != 0 {
+            let e = errno
+            close(fd)
+            let why: String
+            switch e {
+            case EACCES:
+                why = "\(path): permission denied. The socket is for members of the group '\(ListeningSocket.defaultGroup)': sudo usermod -aG \(ListeningSocket.defaultGroup) $USER, then log in again"
+            case ENOENT:
+                why = "\(path) does not exist: is gestured running? (systemctl enable --now gestured.socket)"
+            case ECONNREFUSED:
+                why = "\(path): nobody is listening (gestured stopped?)"
+            default:
+                why = "\(path): \(String(cString: strerror(e)))"
+            }
+            throw Failure(errno: e, description: why)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request line.
+    public func send(_ line: String) -> Bool {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 { if errno == EINTR { continue }; return false }
+            offset += n
+        }
+        return true
+    }
+
+    public enum ReadResult: Equatable {
+        case line(String)
+        case timedOut
+        case closed
+    }
+
+    /// The next line, waiting at most `timeoutMS` (-1: forever).
+    public func readLine(timeoutMS: Int32) -> ReadResult {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return .line(line)
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, timeoutMS)
+            if r < 0 { if errno == EINTR { return .timedOut }; return .closed }
+            if r == 0 { return .timedOut }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { buffer += chunk[0..<n]; continue }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            return .closed
+        }
+    }
+}
