@@ -42,7 +42,8 @@ struct StatusCommand: ParsableCommand {
             print("clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))")
             for cl in clients {
                 let filter = cl["filter"].map { " filter \(sanitizedForLog($0.json, maxCharacters: 300))" } ?? ""
-                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines")
+                let unread = cl["unsent_bytes"].map { ", \(n($0)) bytes unread in the socket" } ?? ""
+                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines\(unread)")
             }
         }
     }

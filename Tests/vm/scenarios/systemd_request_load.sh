@@ -104,7 +104,7 @@ sleep 2
 nfd=$(vm_fd_count "$pid")
 prlimit --pid "$pid" --nofile=$((nfd + 12)):$((nfd + 12)) || vm_abort "prlimit failed"
 cpu() { read -r _a _b _c _d _e _f _g _h _i _j _k _l _m ut st _rest < "/proc/$pid/stat"; echo $((ut + st)); }
-journal_before=$(svc_journal | grep -c "accept:")
+journal_before=$(svc_journal | grep -c "accept:")  # counted from here on
 c0=$(cpu)
 cdone=$VM_SCRATCH/done-carol
 svc_as carol python3 "$VM_SCRATCH/load.py" slots 20 "$cdone" > "$VM_SCRATCH/slots-emfile.out" 2>&1 &

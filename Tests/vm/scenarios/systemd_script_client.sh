@@ -11,6 +11,7 @@
 . "$VM_REPO/Tests/vm/service_lib.sh"
 
 svc_install
+since=$(date '+%Y-%m-%d %H:%M:%S')
 svc_user alice gestured
 svc_start
 
@@ -42,11 +43,12 @@ client.handle = handle
 client.main()
 PY
 stall=$d/stall
-svc_as alice python3 "$d/follow.py" "$d/events.jsonl" "$stall" 2> "$d/client.err" &
-_vm_track $!
-svc_as alice gesturectl subscribe --kind pan --max-children 1 \
-    --exec "sleep 0.3; echo \"\$GESTURE_NAME \$GESTURE_STATE \$GESTURE_REASON\" >> $d/exec.out" 2> "$d/exec.err" &
-_vm_track $!
+# In the background as alice, tracked by the reader's own pid (setpriv execs it),
+# so the end of the scenario stops it and the next scenario starts without it.
+alice_bg() { setpriv --reuid=alice --regid="$(id -g alice)" --init-groups -- "$@" & _vm_track $!; }
+alice_bg python3 "$d/follow.py" "$d/events.jsonl" "$stall" 2> "$d/client.err"
+alice_bg gesturectl subscribe --kind pan --max-children 1 \
+    --exec "sleep 0.3; echo \"\$GESTURE_NAME \$GESTURE_STATE \$GESTURE_REASON\" >> $d/exec.out" 2> "$d/exec.err"
 vm_wait_until 20 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_abort "two subscribers expected: $(gesturectl status)"
 
 # A: the daemon restarts while a pan is in flight.
@@ -66,7 +68,7 @@ vm_assert_eq "after the restart the script receives every tap" "$want" "$got"
 # B: the script stops reading while pans go on, until the daemon drops it.
 touch "$stall"
 rounds=0
-while [ $rounds -lt 15 ] && ! svc_journal | grep -q "dropped: fell behind"; do
+while [ $rounds -lt 15 ] && ! journalctl -u gestured.service --no-pager -o cat --since "$since" | grep -q "dropped: fell behind"; do
     vm_device_play atmel "$drag"; rounds=$((rounds + 1))
 done
 vm_note "dropped after $rounds drags"
