@@ -23,7 +23,8 @@ struct StatusCommand: ParsableCommand {
             throw CleanExit.message("gesturectl: no status reply from \(socket.path)", code: 1)
         }
         if json { print(line); return }
-        func n(_ v: JSONValue?) -> String { v.map { EventEnvironmentText.text($0) } ?? "?" }
+        // Names come from devices and config files: escape what a terminal would obey.
+        func n(_ v: JSONValue?) -> String { v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 200) } ?? "?" }
         print("gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))")
         if case .array(let devices)? = s["devices"] {
             print("devices: \(devices.count)")
@@ -40,8 +41,9 @@ struct StatusCommand: ParsableCommand {
             let subscribers = clients.filter { $0["subscribed"] == .bool(true) }.count
             print("clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))")
             for cl in clients {
-                let filter = cl["filter"].map { " filter \($0.json)" } ?? ""
-                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines")
+                let filter = cl["filter"].map { " filter \(sanitizedForLog($0.json, maxCharacters: 300))" } ?? ""
+                let unread = cl["unsent_bytes"].map { ", \(n($0)) bytes unread in the socket" } ?? ""
+                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines\(unread)")
             }
         }
     }

@@ -30,8 +30,13 @@ struct SubscribeCommand: ParsableCommand {
             its fields in GESTURE_* variables (GESTURE_NAME, GESTURE_KIND, GESTURE_STATE, GESTURE_TIME, \
             GESTURE_DEVICE, GESTURE_FINGERS, GESTURE_X_MM, GESTURE_Y_MM, GESTURE_X, GESTURE_Y, and the \
             kind's fields such as GESTURE_TAPS, GESTURE_DIRECTION, GESTURE_RADIUS_MM, GESTURE_REASON). \
-            Events arriving while --max-children commands still run are dropped with a warning. \
-            When gestured restarts, subscribe reconnects.
+            While --max-children commands run, events wait: began, ended, cancelled, recognized and \
+            failed are never dropped, and one gesture's commands run one after another, in order; \
+            only changed events give way (a waiting one is replaced by the gesture's next, and when \
+            --backlog events wait, new ones are skipped with a warning). \
+            When gestured restarts, subscribe reconnects; a gesture that had begun and not ended \
+            when the connection was lost is ended with a cancelled event, reason \
+            "connection to gestured lost" (events during the gap are lost).
             """)
 
     @OptionGroup var socket: SocketOption
@@ -50,6 +55,10 @@ struct SubscribeCommand: ParsableCommand {
     var exec: String?
     @Option(name: .long, help: "At most this many commands running at once.")
     var maxChildren = 4
+    @Option(name: .long, help: "With --exec: at most this many events waiting for a command slot.")
+    var backlog = 256
+    @Option(name: .long, help: ArgumentHelp("Ask gestured for the latest changed only (latest) or at most N per second per gesture.", valueName: "latest|N"))
+    var changed: String?
 
     func validate() throws {
         for k in kind where GestureKind(rawValue: k) == nil {
@@ -59,6 +68,10 @@ struct SubscribeCommand: ParsableCommand {
             throw ValidationError("unknown state '\(s)'; states are began, changed, ended, recognized, cancelled, failed")
         }
         if maxChildren < 1 { throw ValidationError("--max-children must be at least 1") }
+        if backlog < 1 { throw ValidationError("--backlog must be at least 1") }
+        if let changed, changed != "latest", changed != "all", !(Int(changed).map { (1...1000).contains($0) } ?? false) {
+            throw ValidationError("--changed takes latest, all, or a number of events per second from 1 to 1000")
+        }
     }
 
     var request: String {
@@ -74,12 +87,13 @@ struct SubscribeCommand: ParsableCommand {
         if !state.isEmpty { w.field("state", raw: list(state)) }
         if !device.isEmpty { w.field("device", raw: list(device)) }
         if failures { w.field("failures", raw: "true") }
+        if let changed { w.field("changed", raw: Int(changed).map(String.init) ?? "\"\(changed)\"") }
         return w.finish()
     }
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        let runner = exec.map { CommandRunner(command: $0, maxChildren: maxChildren, warn: warn) }
+        let runner = exec.map { CommandRunner(command: $0, maxChildren: maxChildren, backlog: backlog, warn: warn) }
         let path = socket.path
         var backoffMS: Int32 = 100
         var everConnected = false
@@ -116,12 +130,24 @@ struct SubscribeCommand: ParsableCommand {
         }
     }
 
-    /// Reads events until the connection ends; returns why it ended.
+    /// Reads events until the connection ends; returns why it ended. Gestures
+    /// still open then are ended with a `cancelled` of our own.
     func stream(_ c: DaemonConnection, runner: CommandRunner?) -> String {
-        let out = FileHandle.standardOutput
+        var open = OpenGestures()
+        let reason = readEvents(c, runner: runner, open: &open)
+        for line in open.cancelAll(reason: "connection to gestured lost") {
+            if let v = try? JSONValue.parse(line) { deliver(line, v, runner: runner) }
+        }
+        return reason
+    }
+
+    private func readEvents(_ c: DaemonConnection, runner: CommandRunner?, open: inout OpenGestures) -> String {
         while true {
+            // A full backlog: read nothing until a command finishes (the
+            // daemon's queue holds the rest, and says so if it overflows).
+            runner?.waitForRoom()
             // With children running, wake up to reap them even if no event comes.
-            switch c.readLine(timeoutMS: (runner?.running.isEmpty ?? true) ? -1 : 200) {
+            switch c.readLine(timeoutMS: (runner?.hasWork ?? false) ? 100 : -1) {
             case .timedOut:
                 runner?.reap()
             case .closed:
@@ -130,21 +156,31 @@ struct SubscribeCommand: ParsableCommand {
                 guard let v = try? JSONValue.parse(line) else { warn("gesturectl: not JSON from the daemon: \(line)"); continue }
                 switch v["type"]?.string {
                 case "event":
-                    if let runner {
-                        runner.run(eventLine: line, environment: EventEnvironment.variables(for: v))
-                    } else {
-                        out.write(Data((line + "\n").utf8))
-                    }
+                    open.note(v)
+                    deliver(line, v, runner: runner)
                 case "error":
                     let message = v["message"]?.string ?? line
                     if v["final"] == .bool(true) { return "gestured: \(message)" }
                     warn("gesturectl: gestured says: \(message)")
                 case "subscribed":
-                    break
+                    if case .array(let unknown)? = v["unknown_names"], !unknown.isEmpty {
+                        let names = unknown.compactMap(\.string).map { sanitizedForLog($0, maxCharacters: 64) }
+                        warn("gesturectl: no recognizer is named \(names.joined(separator: ", ")) (yet); see gesturectl status")
+                    }
                 default:
                     break  // newer message types are ignored, as PROTOCOL.md asks
                 }
             }
+        }
+    }
+
+    private func deliver(_ line: String, _ v: JSONValue, runner: CommandRunner?) {
+        if let runner {
+            let gesture = GestureBacklog<Void>.key(name: v["name"]?.string ?? "", device: v["device"]?.string ?? "")
+            let state = v["state"]?.string.flatMap(GestureState.init(rawValue:)) ?? .recognized
+            runner.submit(eventLine: line, environment: EventEnvironment.variables(for: v), gesture: gesture, state: state)
+        } else {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
 

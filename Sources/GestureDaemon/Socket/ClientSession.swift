@@ -8,10 +8,23 @@ import GestureCore
 /// final `too_many_errors` line and is closed. A line longer than
 /// `limits.maxLineBytes` gets `line_too_long` once and the rest of it, up to
 /// its newline, is skipped without being buffered.
+///
+/// The work one call may cause is bounded: after `limits.requestsPerCall`
+/// requests (a `status` counts as `limits.statusCost` of them) the rest of the
+/// bytes wait in the session, `hasPendingInput` is true, and `resume()`
+/// answers the next batch. Replies stay in request order.
 public struct ClientSession: Sendable {
     public struct Limits: Sendable {
         public var maxLineBytes = 64 * 1024
         public var maxErrors = 5
+        /// Requests answered per `received`/`resume` call.
+        public var requestsPerCall = 16
+        /// What one `status` counts for against `requestsPerCall` (it lists every client).
+        public var statusCost = 8
+        /// Values in each of a filter's lists (`name`, `kind`, `state`, `device`).
+        public var maxFilterValues = 32
+        /// Bytes of a filter as the `subscribed` reply and `status` show it.
+        public var maxFilterBytes = 1024
         public init(maxLineBytes: Int = 64 * 1024, maxErrors: Int = 5) {
             self.maxLineBytes = maxLineBytes; self.maxErrors = maxErrors
         }
@@ -23,6 +36,9 @@ public struct ClientSession: Sendable {
         /// Deliver events matching the filter from now on (replaces any earlier one).
         case subscribe(SubscriptionFilter)
         case unsubscribe
+        /// Queue a `subscribed` reply for this filter carrying this request id
+        /// (the server adds the names no recognizer has).
+        case sendSubscribed(SubscriptionFilter, id: JSONValue?)
         /// Queue a `status` reply carrying this request id.
         case sendStatus(id: JSONValue?)
         /// Stop reading; close once the queued lines are written.
@@ -45,18 +61,54 @@ public struct ClientSession: Sendable {
     public private(set) var subscription: SubscriptionFilter?
     /// Set when the client's side ended (EOF); a subscriber may half-close and keep receiving.
     public private(set) var inputEnded = false
+    /// Bytes received but not yet looked at, because the last call's budget ran out.
+    private var pending: [UInt8] = []
+    /// Work done in the current call, in requests.
+    private var spent = 0
 
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     public var isClosed: Bool { state == .closed }
 
+    /// Whether bytes wait for `resume()`: the server reads no more from the
+    /// client until they are answered.
+    public var hasPendingInput: Bool { !pending.isEmpty && state != .closed }
+
     /// Bytes read from the client.
     public mutating func received(_ bytes: some Collection<UInt8>) -> [Action] {
+        guard pending.isEmpty else {
+            // Only while the server keeps reading despite pending input; keep the order.
+            pending += bytes
+            return resume()
+        }
+        spent = 0
         var actions: [Action] = []
-        for b in bytes {
+        consume(bytes, into: &actions)
+        return actions
+    }
+
+    /// Answers the next batch of requests that did not fit the last call's budget.
+    public mutating func resume() -> [Action] {
+        spent = 0
+        var actions: [Action] = []
+        let bytes = pending
+        pending = []
+        consume(bytes, into: &actions)
+        return actions
+    }
+
+    private mutating func consume(_ bytes: some Collection<UInt8>, into actions: inout [Action]) {
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            if spent >= limits.requestsPerCall && state == .reading {
+                if state != .closed { pending = Array(bytes[i...]) }
+                return
+            }
+            let b = bytes[i]
+            i = bytes.index(after: i)
             switch state {
             case .closed:
-                return actions
+                return
             case .skippingLongLine:
                 if b == 0x0A { state = .reading }
             case .reading:
@@ -72,7 +124,6 @@ public struct ClientSession: Sendable {
                 }
             }
         }
-        return actions
     }
 
     /// The client's side ended (read returned 0). A last line without its newline
@@ -80,6 +131,14 @@ public struct ClientSession: Sendable {
     public mutating func endOfInput() -> [Action] {
         var actions: [Action] = []
         guard state != .closed, !inputEnded else { return actions }
+        if !pending.isEmpty {
+            // Answer what waited first, whatever the budget: the client is done sending.
+            spent = Int.min / 2
+            let bytes = pending
+            pending = []
+            consume(bytes, into: &actions)
+            guard state != .closed else { return actions }
+        }
         inputEnded = true
         if state == .reading && !line.isEmpty { handleLine(&actions); line = [] }
         if state != .closed && subscription == nil {
@@ -107,6 +166,7 @@ public struct ClientSession: Sendable {
         var bytes = line[...]
         if bytes.last == 0x0D { bytes = bytes.dropLast() }  // tolerate CRLF
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        spent += 1
         let request: JSONValue
         do {
             request = try JSONValue.parse(bytes)
@@ -129,6 +189,7 @@ public struct ClientSession: Sendable {
             actions.append(.send(ProtocolMessages.pong(id: id)))
         case "status":
             guard checkKeys(request, allowed: [], id: id, &actions) else { return }
+            spent += limits.statusCost - 1
             actions.append(.sendStatus(id: id))
         case "unsubscribe":
             guard checkKeys(request, allowed: [], id: id, &actions) else { return }
@@ -136,13 +197,13 @@ public struct ClientSession: Sendable {
             actions.append(.unsubscribe)
             actions.append(.send(ProtocolMessages.unsubscribed(id: id)))
         case "subscribe":
-            guard checkKeys(request, allowed: ["name", "kind", "state", "device", "failures"], id: id, &actions)
+            guard checkKeys(request, allowed: ["name", "kind", "state", "device", "failures", "changed"], id: id, &actions)
             else { return }
-            switch Self.filter(from: request) {
+            switch Self.filter(from: request, limits: limits) {
             case .success(let f):
                 subscription = f
                 actions.append(.subscribe(f))
-                actions.append(.send(ProtocolMessages.subscribed(f, id: id)))
+                actions.append(.sendSubscribed(f, id: id))
             case .failure(let problem):
                 fail(.badArgument, problem.message, id: id, into: &actions)
             }
@@ -166,12 +227,15 @@ public struct ClientSession: Sendable {
     struct Problem: Error { var message: String }
 
     /// Reads a subscribe request's filter; each field is a string or a list of strings.
-    static func filter(from request: JSONValue) -> Result<SubscriptionFilter, Problem> {
+    static func filter(from request: JSONValue, limits: Limits = Limits()) -> Result<SubscriptionFilter, Problem> {
         func strings(_ key: String) -> Result<[String], Problem> {
             switch request[key] {
             case nil, .null?: return .success([])
             case .string(let s)?: return .success([s])
             case .array(let items)?:
+                guard items.count <= limits.maxFilterValues else {
+                    return .failure(Problem(message: "'\(key)' has \(items.count) values; at most \(limits.maxFilterValues)"))
+                }
                 var out: [String] = []
                 for item in items {
                     guard let s = item.string else { return .failure(Problem(message: "'\(key)' takes strings")) }
@@ -205,6 +269,17 @@ public struct ClientSession: Sendable {
         case nil, .null?: break
         case .bool(let b)?: f.failures = b
         default: return .failure(Problem(message: "'failures' is true or false"))
+        }
+        switch request["changed"] {
+        case nil, .null?, .string("all")?: break
+        case .string("latest")?: f.changed = .latest
+        case .number(let n)? where n >= 1 && n <= 1000 && n == n.rounded(): f.changed = .perSecond(Int(n))
+        default:
+            return .failure(Problem(message: "'changed' is \"all\", \"latest\" or a whole number of events per second from 1 to 1000"))
+        }
+        let size = f.json.utf8.count
+        guard size <= limits.maxFilterBytes else {
+            return .failure(Problem(message: "the filter is \(size) bytes; at most \(limits.maxFilterBytes)"))
         }
         return .success(f)
     }

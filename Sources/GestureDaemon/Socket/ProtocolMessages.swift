@@ -14,7 +14,11 @@ public struct DaemonInfo: Sendable, Equatable {
         public var name: String
         public var node: String
         public var sizeMM: Point
-        public init(name: String, node: String, sizeMM: Point) { self.name = name; self.node = node; self.sizeMM = sizeMM }
+        /// Where `sizeMM` came from; `fallback` means a guess (no resolution, no config).
+        public var sizeSource: DeviceGeometry.SizeSource
+        public init(name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution) {
+            self.name = name; self.node = node; self.sizeMM = sizeMM; self.sizeSource = sizeSource
+        }
     }
     public struct Recognizer: Sendable, Equatable {
         public var name: String
@@ -87,6 +91,7 @@ public enum ProtocolMessages {
             w.field("name", string: d.name)
             w.field("node", string: d.node)
             w.field("size_mm", point: d.sizeMM, decimals: 1)
+            w.field("size_source", string: d.sizeSource.rawValue)
             out += w.finish()
         }
         return out + "]"
@@ -114,10 +119,18 @@ public enum ProtocolMessages {
         return w.finish()
     }
 
-    public static func subscribed(_ f: SubscriptionFilter, id: JSONValue?) -> String {
+    /// `unknownNames`: names in the filter that no configured recognizer has
+    /// now (a typo, or one a later reload will bring).
+    public static func subscribed(_ f: SubscriptionFilter, unknownNames: [String] = [], id: JSONValue?) -> String {
         var w = JSONWriter()
         w.field("type", string: "subscribed")
         w.field("filter", raw: f.json)
+        var list = "["
+        for (i, n) in unknownNames.sorted().enumerated() {
+            if i > 0 { list += "," }
+            JSONWriter.appendQuoted(n, to: &list)
+        }
+        w.field("unknown_names", raw: list + "]")
         if let id { w.field("id", raw: id.json) }
         return w.finish()
     }
@@ -142,11 +155,16 @@ public enum ProtocolMessages {
         public var pid: Int32, uid: UInt32, gid: UInt32
         public var filter: SubscriptionFilter?
         public var queuedLines: Int, queuedBytes: Int
+        /// Bytes written to the socket the client has not read yet (SIOCOUTQ), -1 if unknown.
+        public var unsentBytes: Int
         public var sent: Int
+        /// `changed` events thinned out by the subscription's `changed` option.
+        public var changedSkipped: Int
         public init(id: Int, pid: Int32, uid: UInt32, gid: UInt32, filter: SubscriptionFilter?,
-                    queuedLines: Int, queuedBytes: Int, sent: Int) {
+                    queuedLines: Int, queuedBytes: Int, unsentBytes: Int = -1, sent: Int, changedSkipped: Int = 0) {
             self.id = id; self.pid = pid; self.uid = uid; self.gid = gid; self.filter = filter
-            self.queuedLines = queuedLines; self.queuedBytes = queuedBytes; self.sent = sent
+            self.queuedLines = queuedLines; self.queuedBytes = queuedBytes; self.unsentBytes = unsentBytes
+            self.sent = sent; self.changedSkipped = changedSkipped
         }
     }
 
@@ -172,7 +190,9 @@ public enum ProtocolMessages {
             if let f = c.filter { cw.field("filter", raw: f.json) }
             cw.field("queued_lines", raw: String(c.queuedLines))
             cw.field("queued_bytes", raw: String(c.queuedBytes))
+            if c.unsentBytes >= 0 { cw.field("unsent_bytes", raw: String(c.unsentBytes)) }
             cw.field("sent", raw: String(c.sent))
+            cw.field("changed_skipped", raw: String(c.changedSkipped))
             list += cw.finish()
         }
         w.field("clients", raw: list + "]")

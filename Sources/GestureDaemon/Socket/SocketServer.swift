@@ -20,6 +20,14 @@ public final class SocketServer {
         public var session = ClientSession.Limits()
         public var queue = OutboundQueue.Limits()
         public var maxClients = 128
+        /// Clients one uid may hold at once, so one user cannot take every slot.
+        public var maxClientsPerUser = 32
+        /// The kernel's send buffer asked for each client (SO_SNDBUF; Linux
+        /// doubles it). Small, so that a backlog waits in the daemon's queue,
+        /// where it is counted and can be coalesced, not in the kernel.
+        public var socketSendBuffer = 32 * 1024
+        /// The same for a subscriber that asked for the latest `changed` only.
+        public var coalescingSendBuffer = 4 * 1024
         /// How long a dropped client is given to read its final error line.
         public var linger = Millis(1000)
         /// How long the listener is left unwatched after `accept` ran out of
@@ -35,7 +43,14 @@ public final class SocketServer {
         var session: ClientSession
         var queue: OutboundQueue
         var filter: SubscriptionFilter?
-        var sent = 0
+        /// Size of the filter's JSON, for estimating a `status` reply without building it.
+        var filterBytes = 0
+        /// The `time` of the last `changed` delivered per gesture, for `changed: N` per second.
+        var lastChanged: [String: EventTime] = [:]
+        var changedSkipped = 0
+        /// Actions waiting for room in the queue (a `status` that does not fit
+        /// yet, and what came after it): nothing more is read meanwhile.
+        var deferred: [ClientSession.Action] = []
         /// Set once the client is being closed: the deadline for its last lines.
         var closingDeadline: EventTime?
         var watched: (readable: Bool, writable: Bool)?
@@ -65,6 +80,9 @@ public final class SocketServer {
     /// closed so one waiting client can be accepted and told why, then reopened.
     private var spareFD: Int32 = -1
     private var acceptLog = LogLimiter(burst: 1, window: Millis(10_000))
+    /// Connect, subscribe and disconnect lines: a client reconnecting in a loop
+    /// must not flood the journal.
+    private var connectionLog = LogLimiter(burst: 30, window: Millis(10_000))
 
     public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
                 clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
@@ -93,6 +111,8 @@ public final class SocketServer {
         }
         guard let c = clients[fd] else { return }
         if writable || hangup { flush(c) }
+        guard clients[fd] != nil else { return }
+        if !c.deferred.isEmpty && !hangup { resumeDeferred(c) }
         guard clients[fd] != nil else { return }
         if readable || hangup { read(c) }
         guard clients[fd] != nil else { return }
@@ -123,21 +143,33 @@ public final class SocketServer {
             let cred = SocketSys.peerCredentials(fd) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
             let id = nextClientID
             nextClientID += 1
-            let who = "pid \(cred.pid)" + (SocketSys.commandName(pid: cred.pid).map { " (\($0))" } ?? "") + " uid \(cred.uid) gid \(cred.gid)"
-            if clients.count >= limits.maxClients {
-                log("socket: client \(id) refused: \(who): already \(clients.count) clients")
-                let line = ProtocolMessages.error(.tooManyClients, "too many clients (\(limits.maxClients)); try again later") + "\n"
+            let who = "pid \(cred.pid)" + (SocketSys.commandName(pid: cred.pid).map { " (\(sanitizedForLog($0, maxCharacters: 32)))" } ?? "")
+                + " uid \(cred.uid) gid \(cred.gid)"
+            let sameUser = clients.values.count { $0.cred.uid == cred.uid }
+            if clients.count >= limits.maxClients || sameUser >= limits.maxClientsPerUser {
+                let why = clients.count >= limits.maxClients
+                    ? "too many clients (\(limits.maxClients)); try again later"
+                    : "too many clients for uid \(cred.uid) (\(limits.maxClientsPerUser) per user); close some first"
+                connectionLine("socket: client \(id) refused: \(who): \(why)")
+                let line = ProtocolMessages.error(.tooManyClients, why) + "\n"
                 _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                discardInput(fd)
                 _ = close(fd)
                 continue
             }
-            log("socket: client \(id) connected: \(who)")
+            SocketSys.setSendBuffer(fd, bytes: limits.socketSendBuffer)
+            connectionLine("socket: client \(id) connected: \(who)")
             let c = Client(fd: fd, id: id, cred: cred, limits: limits)
             clients[fd] = c
+            // The first line: queued whatever the bounds (an empty queue takes any line).
             _ = c.queue.enqueue(SharedLine(ProtocolMessages.hello(info)))
             flush(c)
             if clients[fd] != nil { updateInterest(c) }
         }
+    }
+
+    private func connectionLine(_ line: String) {
+        if let l = connectionLog.admit(line, now: clock()) { log(l) }
     }
 
     /// `accept` failed for a reason waiting will cure (EMFILE, ENFILE, ENOBUFS,
@@ -171,7 +203,7 @@ public final class SocketServer {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KiB per wakeup: a chatty client cannot starve the input loop.
         for _ in 0..<16 {
-            guard !c.session.isClosed, !c.session.inputEnded else { return }
+            guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput, c.deferred.isEmpty else { return }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(c.fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 apply(c.session.received(buffer[0..<n]), to: c)
@@ -192,17 +224,41 @@ public final class SocketServer {
     }
 
     private func apply(_ actions: [ClientSession.Action], to c: Client) {
-        for action in actions {
+        guard c.deferred.isEmpty else {
+            c.deferred += actions
+            return
+        }
+        for (i, action) in actions.enumerated() {
             guard clients[c.fd] != nil else { return }
             switch action {
             case .send(let line):
                 enqueue(SharedLine(line), to: c)
             case .subscribe(let f):
                 c.filter = f
-                log("socket: client \(c.id) subscribed: \(f.json)")
+                c.filterBytes = f.json.utf8.count
+                c.lastChanged = [:]
+                if f.changed == .latest { SocketSys.setSendBuffer(c.fd, bytes: limits.coalescingSendBuffer) }
+                connectionLine("socket: client \(c.id) subscribed: \(f.summary)")
+            case .sendSubscribed(let f, let id):
+                let known = Set(info.recognizers.map(\.name))
+                let unknown = f.names.filter { !known.contains($0) }
+                enqueue(SharedLine(ProtocolMessages.subscribed(f, unknownNames: Array(unknown), id: id)), to: c)
             case .unsubscribe:
                 c.filter = nil
             case .sendStatus(let id):
+                // Whether it would fit is known before it is built: a client that
+                // asks for status faster than it reads waits for room (and is
+                // not read from meanwhile) without the daemon doing the work.
+                if !c.queue.canTake(bytes: estimatedStatusBytes) {
+                    flush(c)
+                    guard clients[c.fd] != nil else { return }
+                    // Still no room: wait for the socket to take more (the queue
+                    // is not empty, so the client is watched for writability).
+                    if !c.queue.canTake(bytes: estimatedStatusBytes) {
+                        c.deferred = Array(actions[i...])
+                        return
+                    }
+                }
                 enqueue(SharedLine(statusLine(id: id)), to: c)
             case .close:
                 beginClosing(c)
@@ -211,11 +267,29 @@ public final class SocketServer {
         if clients[c.fd] != nil { flush(c) }
     }
 
+    /// Carries on with deferred actions once the queue has room.
+    private func resumeDeferred(_ c: Client) {
+        guard !c.deferred.isEmpty, c.closingDeadline == nil, c.queue.canTake(bytes: estimatedStatusBytes) else { return }
+        let actions = c.deferred
+        c.deferred = []
+        apply(actions, to: c)
+    }
+
+    /// An upper bound of a `status` reply's size, from the sizes of its parts.
+    private var estimatedStatusBytes: Int {
+        let fixed = 512 + info.configSource.utf8.count
+            + info.devices.reduce(0) { $0 + 128 + $1.name.utf8.count * 6 + $1.node.utf8.count * 6 }
+            + info.recognizers.reduce(0) { $0 + 64 + $1.name.utf8.count * 6 }
+        return clients.values.reduce(fixed) { $0 + 256 + $1.filterBytes }
+    }
+
     private func statusLine(id: JSONValue?) -> String {
         let list = clients.values.sorted { $0.id < $1.id }.map {
             ProtocolMessages.SubscriberStatus(id: $0.id, pid: $0.cred.pid, uid: $0.cred.uid, gid: $0.cred.gid,
                                               filter: $0.filter, queuedLines: $0.queue.count,
-                                              queuedBytes: $0.queue.queuedBytes, sent: $0.sent)
+                                              queuedBytes: $0.queue.queuedBytes,
+                                              unsentBytes: SocketSys.unsentBytes($0.fd) ?? -1,
+                                              sent: $0.queue.linesWritten, changedSkipped: $0.changedSkipped)
         }
         let uptime = (clock() - startedAt).seconds
         return ProtocolMessages.status(info, clients: list, uptimeSeconds: uptime, eventsPublished: eventsPublished,
@@ -229,27 +303,55 @@ public final class SocketServer {
     /// timestamp of the frame that decided the event.
     public func publish(_ event: GestureEvent, frameTime: EventTime) {
         var line: SharedLine?
+        let gesture = event.name + "\u{0}" + event.device
         for c in Array(clients.values) {
             guard c.closingDeadline == nil, let f = c.filter, f.matches(event) else { continue }
+            var key: String?
+            if event.state == .changed {
+                switch f.changed {
+                case .all: break
+                case .latest:
+                    key = gesture
+                    if c.queue.hasWaiting(gesture) { c.changedSkipped += 1 }
+                case .perSecond(let n):
+                    if let last = c.lastChanged[gesture], event.time - last < Millis(1000 / Double(n)) {
+                        c.changedSkipped += 1
+                        continue
+                    }
+                    c.lastChanged[gesture] = event.time
+                }
+            } else if event.state != .began, c.lastChanged[gesture] != nil {
+                c.lastChanged[gesture] = nil
+            }
             if line == nil {
                 line = SharedLine(ProtocolMessages.event(event, frameTime: frameTime, emitted: clock()))
                 eventsPublished += 1
             }
-            enqueue(line!, to: c)
+            enqueue(line!, to: c, replacing: key)
             if clients[c.fd] != nil { flush(c); if clients[c.fd] != nil { updateInterest(c) } }
         }
     }
 
-    private func enqueue(_ line: SharedLine, to c: Client) {
+    private func enqueue(_ line: SharedLine, to c: Client, replacing key: String? = nil) {
         guard c.closingDeadline == nil else { return }
-        if !c.queue.enqueue(line) {
-            subscribersDropped += 1
-            log("socket: client \(c.id) (pid \(c.cred.pid)) dropped: fell behind with \(c.queue.count) lines, \(c.queue.queuedBytes) bytes queued")
-            c.queue.replaceWithFinal(SharedLine(ProtocolMessages.error(
-                .slowConsumer, "you fell behind by \(c.queue.count) lines (\(c.queue.queuedBytes) bytes); read your events faster")))
-            c.session.closedByServer()
-            c.closingDeadline = clock() + limits.linger
-        }
+        if !c.queue.enqueue(line, replacing: key) { dropSlow(c) }
+    }
+
+    /// The client fell behind: what it has not begun to receive is dropped and
+    /// replaced by a final `slow_consumer` line. The kernel's send buffer is
+    /// raised first so that line fits behind what the kernel already holds;
+    /// once it is written the socket is closed, and the client reads its
+    /// backlog, then the reason, then end of file.
+    private func dropSlow(_ c: Client) {
+        guard c.closingDeadline == nil else { return }
+        subscribersDropped += 1
+        let unsent = SocketSys.unsentBytes(c.fd) ?? 0
+        log("socket: client \(c.id) (pid \(c.cred.pid)) dropped: fell behind with \(c.queue.count) lines, \(c.queue.queuedBytes) bytes queued and \(unsent) bytes unread in the socket")
+        c.queue.replaceWithFinal(SharedLine(ProtocolMessages.error(
+            .slowConsumer, "you fell behind by \(c.queue.count) lines (\(c.queue.queuedBytes) bytes queued, \(unsent) bytes unread in the socket); read your events faster or subscribe with \"changed\":\"latest\"")))
+        c.session.closedByServer()
+        SocketSys.setSendBuffer(c.fd, bytes: 1 << 20)
+        c.closingDeadline = clock() + limits.linger
     }
 
     /// Writes what the socket takes now; closes a client that is done or gone.
@@ -261,7 +363,6 @@ public final class SocketServer {
             guard let n = r else { break }  // queue empty
             if n >= 0 {
                 c.queue.consume(n)
-                if c.queue.isEmpty { c.sent += 1 } else { continue }
                 continue
             }
             switch errno {
@@ -280,7 +381,8 @@ public final class SocketServer {
     }
 
     private func updateInterest(_ c: Client) {
-        let wanted = (readable: c.closingDeadline == nil && !c.session.isClosed && !c.session.inputEnded,
+        let wanted = (readable: c.closingDeadline == nil && !c.session.isClosed && !c.session.inputEnded
+                                && !c.session.hasPendingInput && c.deferred.isEmpty,
                       writable: !c.queue.isEmpty)
         if c.watched == nil || c.watched! != wanted {
             loop?.watch(c.fd, readable: wanted.readable, writable: wanted.writable)
@@ -293,15 +395,30 @@ public final class SocketServer {
     private func remove(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
         if c.watched != nil { loop?.unwatch(c.fd) }
+        // Unread input on a closed Unix socket turns the peer's end of file into
+        // ECONNRESET; read it away so the client sees its last lines, then EOF.
+        discardInput(c.fd)
         _ = close(c.fd)
-        log("socket: client \(c.id) disconnected: \(reason)")
+        connectionLine("socket: client \(c.id) disconnected: \(reason)")
+    }
+
+    private func discardInput(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<16 {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n <= 0 { return }
+        }
     }
 
     // MARK: time and shutdown
 
     /// The earliest deadline of a client being closed or of the listener's rest, for the loop's timer.
     public var nextDeadline: EventTime? {
-        (clients.values.compactMap(\.closingDeadline) + [acceptPausedUntil].compactMap { $0 }).min()
+        // Requests left over from a client's last batch are answered on the next turn.
+        if clients.values.contains(where: { $0.session.hasPendingInput && $0.deferred.isEmpty && $0.closingDeadline == nil }) {
+            return clock()
+        }
+        return (clients.values.compactMap(\.closingDeadline) + [acceptPausedUntil].compactMap { $0 }).min()
     }
 
     /// Closes clients whose last lines were not read in time; watches the
@@ -310,6 +427,11 @@ public final class SocketServer {
         if let until = acceptPausedUntil, until <= now {
             acceptPausedUntil = nil
             loop?.watch(listener.fd, readable: true, writable: false)
+        }
+        for c in clients.values.sorted(by: { $0.id < $1.id })
+        where c.session.hasPendingInput && c.deferred.isEmpty && c.closingDeadline == nil && clients[c.fd] != nil {
+            apply(c.session.resume(), to: c)
+            if clients[c.fd] != nil { updateInterest(c) }
         }
         for c in Array(clients.values) {
             if let d = c.closingDeadline, d <= now { remove(c, reason: "did not read its final line within the grace time") }

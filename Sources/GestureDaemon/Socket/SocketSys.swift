@@ -57,6 +57,22 @@ package enum SocketSys {
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 
+    /// Asks for a send buffer of `bytes` (SO_SNDBUF; Linux doubles it and caps it at wmem_max).
+    static func setSendBuffer(_ fd: Int32, bytes: Int) {
+        var value = Int32(clamping: bytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// What the kernel holds of what was written to `fd` and not yet read by
+    /// the peer (SIOCOUTQ; for a Unix socket it includes the kernel's own
+    /// bookkeeping per buffer).
+    static func unsentBytes(_ fd: Int32) -> Int? {
+        var value: Int32 = 0
+        let siocoutq: UInt = 0x5411  // SIOCOUTQ, the same number as TIOCOUTQ
+        guard ioctl(fd, siocoutq, &value) == 0 else { return nil }
+        return Int(value)
+    }
+
     /// A process's command name from /proc, for logs.
     static func commandName(pid: Int32) -> String? {
         let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
