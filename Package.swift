@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -19,10 +18,12 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
+        // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
+        .target(name: "CTomlShim"),
         .target(name: "GestureCore", swiftSettings: strict),
         .target(
             name: "GestureConfig",
-            dependencies: ["GestureCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["GestureCore", "CTomlShim"],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
@@ -54,5 +55,6 @@ let package = Package(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"], swiftSettings: strict),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

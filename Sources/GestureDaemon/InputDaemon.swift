@@ -349,6 +349,7 @@ public final class InputDaemon {
             }
             reloadObserver?(.started)
             configuration = c
+            for w in c.warnings { log.warning(.config, w) }
         }
         log.info("\(trigger): loaded \(configuration.source): \(configuration.recognizers.count) recognizers, \(configuration.devices.count) device rule(s)")
         for d in Array(devices.values) {

@@ -44,7 +44,9 @@ struct Gestured: ParsableCommand {
         let path = ConfigFile.resolve(explicit: config)
         let configuration: Configuration
         switch ConfigFile.load(path: path) {
-        case .success(let c): configuration = c
+        case .success(let c):
+            configuration = c
+            for w in c.warnings { log.warning(.config, w) }
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
             throw ExitCode(1)
