@@ -39,7 +39,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureDaemon"],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
