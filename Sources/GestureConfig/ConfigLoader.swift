@@ -18,7 +18,17 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Every problem found in one file.
 public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
     public var errors: [ConfigError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    /// Problems shown in `description`; a generated file with thousands of
+    /// mistakes must not flood the log on every reload.
+    public static let shown = 50
+    /// One line per problem, the first `shown` of them, then how many more.
+    public var description: String {
+        var lines = errors.prefix(Self.shown).map(\.description)
+        if errors.count > Self.shown, let first = errors.first {
+            lines.append("\(first.file): … and \(errors.count - Self.shown) more problems")
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// Reads gestured's TOML config into a validated `Configuration`.

@@ -220,6 +220,19 @@ struct ConfigHardeningTests {
         #expect(z.description.hasSuffix("more than 1048576 bytes; a config may be at most 1048576 bytes (1 MiB)"))
     }
 
+    @Test func thousandsOfProblemsAreSummarised() {
+        let text = (0..<1000).map { "[recognizer.r\($0)]\nkind = \"tap\"\ntaps = 0\n" }.joined()
+        do {
+            _ = try ConfigLoader.load(text: text, file: "test.toml")
+            Issue.record("loaded")
+        } catch {
+            #expect(error.errors.count == 1000)
+            let lines = error.description.split(separator: "\n")
+            #expect(lines.count == 51)
+            #expect(lines.last == "test.toml: … and 950 more problems")
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deepKey = "[" + Array(repeating: "a", count: 50_000).joined(separator: ".") + "]\n"
         #expect(errors(deepKey).first?.message.contains("nested too deep") == true)
