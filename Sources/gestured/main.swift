@@ -2,6 +2,7 @@ import GestureCore
 import GestureDaemon
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 /// The process environment, from Glibc's `environ`.
 func processEnvironment() -> [String: String] {
