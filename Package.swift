@@ -48,7 +48,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureTools",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureTools", "CLinux",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
