@@ -1,6 +1,15 @@
 // Walks toml++'s tree once into the flat node array of CTomlShim.h. toml++ is
 // used header-only with exceptions off (its parse result carries the error),
 // so the daemon links no TOML library at run time.
+// toml++ checks some of its own assumptions with assert(), and one of them is
+// reachable from input (`[é]` reaches parse_key with a character no key may
+// start with): an abort would take the daemon down on a reload. Its checks
+// instead mark the parse as failed, and the document is refused. (With NDEBUG
+// they would become __builtin_assume, undefined behaviour when false.)
+#undef NDEBUG
+static thread_local bool ctoml_check_failed = false;
+#define TOML_ASSERT(expr) ((expr) ? (void)0 : (void)(::ctoml_check_failed = true))
+
 #define TOML_HEADER_ONLY 1
 #define TOML_EXCEPTIONS 0
 #define TOML_ENABLE_FORMATTERS 0
@@ -118,8 +127,14 @@ extern "C" ctoml_document *ctoml_parse(const char *text, size_t length) {
 #if defined(__cpp_exceptions)
     try {
 #endif
+        ctoml_check_failed = false;
         o->result = toml::parse(std::string_view(text ? text : "", text ? length : 0));
-        if (o->result && flatten(*o)) {
+        if (ctoml_check_failed && o->result) {
+            // Parsed, but past a failed check: not to be trusted.
+            o->error = "text the parser cannot handle (an internal check of toml++ failed)";
+            o->document.error = o->error.c_str();
+            o->document.error_position = ctoml_position{1, 1};
+        } else if (o->result && flatten(*o)) {
             o->document.nodes = o->nodes.data();
             o->document.node_count = o->nodes.size();
         } else if (!o->result) {

@@ -244,6 +244,17 @@ struct ConfigHardeningTests {
         #expect(errors(floats).isEmpty)
     }
 
+    /// toml++ asserts that a table header starts with a key character; `[é]`
+    /// broke that and aborted the process.
+    @Test func aHeaderStartingWithANonASCIILetterIsAnErrorNotAnAbort() {
+        for text in ["[é]\n", "[[\u{FFFD}devices]]\nmatch = \"x\"\n", "[recognizer.t]\nkind = \"tap\"\n[ ü.x]\n"] {
+            let e = errors(text)
+            #expect(e.count == 1, "\(text)")
+            #expect(e.first?.message.hasPrefix("TOML syntax") == true)
+        }
+        #expect(errors("[recognizer.t]\nkind = \"tap\"\n[ ü.x]\n").first?.line == 3)
+    }
+
     @Test func syntaxErrorsGiveLineAndColumn() {
         let e = errors("""
         [recognizer.a]
