@@ -5,7 +5,8 @@
 #   make check-portable       the built binaries need no Swift toolchain to run
 # The binaries link the Swift runtime statically (--static-swift-stdlib): an
 # installed gestured needs only libc, libstdc++, libudev, libevdev and libmtdev,
-# and starts with about 12 MB less resident memory than with the shared runtime.
+# and starts with about 1.8 MB less resident memory than with the shared runtime
+# (BENCHMARKS.md, "Binary and memory").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
 
