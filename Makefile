@@ -2,6 +2,11 @@
 #   make                      release build
 #   make install              PREFIX=/usr/local, DESTDIR= for staging
 #   make check                unit tests
+#   make check-portable       the built binaries need no Swift toolchain to run
+# The binaries link the Swift runtime statically (--static-swift-stdlib): an
+# installed gestured needs only libc, libstdc++, libudev, libevdev and libmtdev,
+# and starts with about 1.8 MB less resident memory than with the shared runtime
+# (BENCHMARKS.md, "Binary and memory").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
 
@@ -16,18 +21,22 @@ SYSCONFDIR ?= /etc
 SWIFT      ?= swift
 SCRATCH    ?= .build
 INSTALL    ?= install
+SWIFTBUILDFLAGS ?= -c release --static-swift-stdlib
 
-BIN = $(shell $(SWIFT) build -c release --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
+BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
 
-.PHONY: all build check install uninstall
+.PHONY: all build check check-portable install uninstall
 
 all: build
 
 build:
-	$(SWIFT) build -c release --scratch-path $(SCRATCH)
+	$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH)
 
 check:
 	$(SWIFT) test --scratch-path $(SCRATCH)
+
+check-portable: build
+	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl
 
 install: build
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \

@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -19,12 +18,14 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
+        // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
+        .target(name: "CTomlShim"),
         .target(name: "GestureCore", swiftSettings: strict),
         // Errno, file descriptors, the EINTR retry and the monotonic clock: the one system layer.
         .target(name: "LinuxSystem", dependencies: ["GestureCore"], swiftSettings: strict),
         .target(
             name: "GestureConfig",
-            dependencies: ["GestureCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["GestureCore", "CTomlShim"],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
@@ -43,12 +44,11 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureTools",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureTools", "CLinux",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
@@ -85,5 +85,6 @@ let package = Package(
             dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

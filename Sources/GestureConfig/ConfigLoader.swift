@@ -1,5 +1,4 @@
 import GestureCore
-import TOMLKit
 
 /// A problem in a config file, with where it is and what was expected.
 public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -19,119 +18,300 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Every problem found in one file.
 public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
     public var errors: [ConfigError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    /// Problems shown in `description`; a generated file with thousands of
+    /// mistakes must not flood the log on every reload.
+    public static let shown = 50
+    /// One line per problem, the first `shown` of them, then how many more.
+    public var description: String {
+        var lines = errors.prefix(Self.shown).map(\.description)
+        if errors.count > Self.shown, let first = errors.first {
+            lines.append("\(first.file): … and \(errors.count - Self.shown) more problems")
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// Reads gestured's TOML config into a validated `Configuration`.
 ///
-/// Parsing is TOMLKit's (toml++), which reports syntax errors with their line;
-/// meaning is ours: every key is checked for type and range, unknown keys are
-/// errors (a typo must not silently fall back to a default), and relations are
-/// checked for unknown names and require-to-fail cycles.
+/// Parsing is toml++'s (through the CTomlShim target), which gives every key and
+/// value its line; meaning is ours: every key is checked for type and range,
+/// unknown keys are errors (a typo must not silently fall back to a default),
+/// minimum/maximum pairs must not cross, and relations are checked for unknown
+/// names and require-to-fail cycles. Before parsing, the bytes must be UTF-8
+/// text without NUL and at most `maxFileBytes` long.
 public enum ConfigLoader {
+    /// The largest config accepted, in bytes (1 MiB; the documented default is
+    /// about 7 KB). A bigger file is refused before it is parsed.
+    public static let maxFileBytes = 1 << 20
+
     public static func load(text: String, file: String) throws(ConfigErrors) -> Configuration {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: e.source.begin.line, key: "",
-                                                    message: "TOML syntax: \(e.description)")])
-        } catch {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: 1, key: "", message: "\(error)")])
+        var text = text
+        return try text.withUTF8 { load(UnsafeRawBufferPointer($0), file: file) }.get()
+    }
+
+    /// The file's bytes as read: invalid UTF-8 is an error naming its line, not
+    /// replaced.
+    public static func load(bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
+        try bytes.withUnsafeBytes { load($0, file: file) }.get()
+    }
+
+    static func load(_ bytes: UnsafeRawBufferPointer, file: String) -> Result<Configuration, ConfigErrors> {
+        func fail(_ line: Int, _ message: String) -> Result<Configuration, ConfigErrors> {
+            .failure(ConfigErrors(errors: [ConfigError(file: file, line: line, key: "", message: message)]))
         }
-        var ctx = Context(file: file, lines: KeyLines(text: text))
-        let config = ctx.read(table)
-        if !ctx.errors.isEmpty { throw ConfigErrors(errors: ctx.errors.sorted { $0.line < $1.line }) }
-        return config
+        if bytes.count > maxFileBytes {
+            return fail(1, "the file is \(bytes.count) bytes; a config may be at most \(maxFileBytes) bytes (1 MiB)")
+        }
+        if let problem = TextCheck.firstProblem(in: bytes) ?? TextCheck.nestingProblem(in: bytes) {
+            return fail(problem.line, problem.message)
+        }
+        switch Toml.parse(bytes) {
+        case .failure(let e):
+            return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
+        case .success(let root):
+            var ctx = Context(file: file)
+            var config = ctx.read(root)
+            if !ctx.errors.isEmpty {
+                let sorted = ctx.errors.enumerated().sorted { a, b in
+                    a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
+                }
+                return .failure(ConfigErrors(errors: sorted.map(\.element)))
+            }
+            config.warnings = ctx.warnings
+            return .success(config)
+        }
     }
 }
 
-/// Finds the line of a key in the source text: TOMLKit gives values, not their
-/// place, so the loader keeps its own map of `table.path.key` → line.
-struct KeyLines {
-    private var lines: [String: Int] = [:]
+/// What must hold of the bytes before they are parsed as TOML.
+enum TextCheck {
+    struct Problem { var line: Int; var message: String }
 
-    init(text: String) {
-        var table: [String] = []
-        var arrayCounts: [String: Int] = [:]
-        var n = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            n += 1
-            let line = raw.drop(while: { $0 == " " || $0 == "\t" })
-            if line.hasPrefix("[[") {
-                let name = String(line.dropFirst(2).prefix(while: { $0 != "]" })).trimmed
-                let index = arrayCounts[name, default: 0]
-                arrayCounts[name] = index + 1
-                table = name.split(separator: ".").map { String($0).trimmed.unquoted } + [String(index)]
-                lines[table.joined(separator: ".")] = n
-            } else if line.hasPrefix("[") {
-                let name = String(line.dropFirst().prefix(while: { $0 != "]" })).trimmed
-                table = name.split(separator: ".").map { String($0).trimmed.unquoted }
-                lines[table.joined(separator: ".")] = n
-            } else if let eq = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                let key = String(line[..<eq]).trimmed.unquoted
-                let path = (table + [key]).joined(separator: ".")
-                if lines[path] == nil { lines[path] = n }
+    /// The first NUL byte or invalid UTF-8 sequence, with its line and column.
+    static func firstProblem(in bytes: UnsafeRawBufferPointer) -> Problem? {
+        var line = 1, column = 1
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b == 0 {
+                return Problem(line: line, message: "NUL byte at column \(column): a config is text, and nothing after a NUL may be ignored")
             }
+            if b == 0x0a { line += 1; column = 1; i += 1; continue }
+            let width = utf8Width(bytes, i)
+            if width == 0 {
+                return Problem(line: line, message: "invalid UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true)) at column \(column)); save the file as UTF-8")
+            }
+            i += width
+            column += 1
         }
+        return nil
     }
 
-    func line(_ path: String) -> Int? { lines[path] }
+    /// Dots between keys allowed on one line, and brackets and braces open at
+    /// once. toml++ walks tables recursively: a key like `[a.a.a…]` with
+    /// 20,000 parts overflows its stack, so deep nesting is refused before
+    /// parsing. A config needs one dot per header and one level of brackets.
+    static let maxKeyDotsPerLine = 32
+    static let maxBracketDepth = 16
+
+    /// Too many dotted-key parts on a line, or brackets nested too deep,
+    /// outside strings and comments. A dot inside a number (`1.5`) is not
+    /// counted; every other dot may separate keys.
+    static func nestingProblem(in bytes: UnsafeRawBufferPointer) -> Problem? {
+        enum State { case normal, comment, basic, literal, multiBasic, multiLiteral }
+        var state = State.normal
+        var line = 1, dots = 0, depth = 0
+        // The current run of bare-key or number characters: its dots, and whether
+        // its only dot so far sits between digits.
+        var runDots = 0, runNumeric = false
+        let n = bytes.count
+        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        func isRun(_ c: UInt8) -> Bool {
+            isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d || c == 0x2b || c == 0x2e || c == 0x3a
+        }
+        func quotes(_ i: Int, _ q: UInt8) -> Int {
+            var k = 0
+            while i + k < n && bytes[i + k] == q { k += 1 }
+            return k
+        }
+        func tooMany() -> Problem {
+            Problem(line: line, message: "more than \(maxKeyDotsPerLine) dotted key parts on one line: tables nested too deep")
+        }
+        var i = 0
+        while i < n {
+            let c = bytes[i]
+            if c == 0x0a { line += 1; dots = 0 }
+            switch state {
+            case .normal:
+                if isRun(c) {
+                    if c == 0x2e {
+                        let between = i > 0 && isDigit(bytes[i - 1]) && i + 1 < n && isDigit(bytes[i + 1])
+                        runDots += 1
+                        if runDots == 1 && between { runNumeric = true } else {
+                            dots += runNumeric ? 2 : 1
+                            runNumeric = false
+                        }
+                        if dots > maxKeyDotsPerLine { return tooMany() }
+                    }
+                    i += 1
+                    continue
+                }
+                runDots = 0; runNumeric = false
+                switch c {
+                case 0x23: state = .comment
+                case 0x5b, 0x7b:
+                    depth += 1
+                    if depth > maxBracketDepth {
+                        return Problem(line: line, message: "brackets or braces nested more than \(maxBracketDepth) deep")
+                    }
+                case 0x5d, 0x7d: depth = max(0, depth - 1)
+                case 0x22:
+                    if quotes(i, 0x22) >= 3 { state = .multiBasic; i += 3; continue }
+                    state = .basic
+                case 0x27:
+                    if quotes(i, 0x27) >= 3 { state = .multiLiteral; i += 3; continue }
+                    state = .literal
+                default: break
+                }
+            case .comment:
+                if c == 0x0a { state = .normal }
+            case .basic:
+                if c == 0x5c { i += 2; continue }
+                if c == 0x22 || c == 0x0a { state = .normal }
+            case .literal:
+                if c == 0x27 || c == 0x0a { state = .normal }
+            case .multiBasic:
+                if c == 0x5c {
+                    if i + 1 < n && bytes[i + 1] == 0x0a { line += 1; dots = 0 }
+                    i += 2
+                    continue
+                }
+                // A closing """ may be preceded by one or two quotes that belong to the string.
+                let k = quotes(i, 0x22)
+                if k >= 3 { state = .normal; i += k; continue }
+                i += max(k, 1)
+                continue
+            case .multiLiteral:
+                let k = quotes(i, 0x27)
+                if k >= 3 { state = .normal; i += k; continue }
+                i += max(k, 1)
+                continue
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `i`, or 0 (overlong forms,
+    /// surrogates and code points above U+10FFFF are not well-formed).
+    static func utf8Width(_ bytes: UnsafeRawBufferPointer, _ i: Int) -> Int {
+        let b0 = bytes[i]
+        if b0 < 0x80 { return 1 }
+        func cont(_ k: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xbf) -> Bool {
+            i + k < bytes.count && bytes[i + k] >= lo && bytes[i + k] <= hi
+        }
+        switch b0 {
+        case 0xc2...0xdf: return cont(1) ? 2 : 0
+        case 0xe0: return cont(1, 0xa0) && cont(2) ? 3 : 0
+        case 0xe1...0xec, 0xee, 0xef: return cont(1) && cont(2) ? 3 : 0
+        case 0xed: return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0
+        case 0xf0: return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0
+        case 0xf1...0xf3: return cont(1) && cont(2) && cont(3) ? 4 : 0
+        case 0xf4: return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0
+        default: return 0
+        }
+    }
 }
 
 private struct Context {
     let file: String
-    let lines: KeyLines
     var errors: [ConfigError] = []
+    var warnings: [String] = []
+    /// Where each key path is written, for problems found after reading (relations).
+    var positions: [String: SourcePosition] = [:]
 
-    mutating func error(_ path: String, _ message: String, table: String? = nil) {
-        let line = lines.line(path) ?? table.flatMap { lines.line($0) } ?? 1
-        errors.append(ConfigError(file: file, line: line, key: path, message: message))
+    init(file: String) { self.file = file }
+
+    mutating func error(_ path: String, _ message: String, at position: SourcePosition) {
+        errors.append(ConfigError(file: file, line: position.line, key: path, message: message))
     }
 
-    mutating func read(_ root: TOMLTable) -> Configuration {
+    mutating func read(_ root: TomlTable) -> Configuration {
         var recognizers: [RecognizerConfig] = []
         var devices: [DeviceRule] = []
-        for key in root.keys {
-            switch key {
+        var sawRecognizerSection = false
+        for member in root.members {
+            let key = tomlKey(member.key)
+            switch member.key {
             case "recognizer":
-                guard let t = root[key]?.table else { error(key, "expected tables [recognizer.NAME]"); continue }
-                for name in t.keys {
-                    guard let rt = t[name]?.table else {
-                        error("recognizer.\(name)", "expected a table [recognizer.\(name)] with a kind"); continue
+                sawRecognizerSection = true
+                guard let t = member.node.table else {
+                    error(key, "expected tables [recognizer.NAME], got \(member.node.typeName)", at: member.keyPosition); continue
+                }
+                for m in t.members {
+                    let base = "recognizer.\(tomlKey(m.key))"
+                    positions[base] = m.keyPosition
+                    guard let rt = m.node.table else {
+                        error(base, "expected a table [\(base)] with a kind, got \(m.node.described)", at: m.keyPosition); continue
                     }
-                    if let r = readRecognizer(name: name, rt) { recognizers.append(r) }
+                    if let r = readRecognizer(name: m.key, base: base, at: m.keyPosition, rt) { recognizers.append(r) }
                 }
             case "device":
-                guard let arr = root[key]?.array else { error(key, "expected [[device]] entries"); continue }
+                guard let arr = member.node.array else {
+                    error(key, "expected [[device]] entries, got \(member.node.typeName)", at: member.keyPosition); continue
+                }
                 for (i, v) in arr.enumerated() {
-                    guard let dt = v.table else { error("device.\(i)", "expected a table"); continue }
-                    if let d = readDevice(index: i, dt) { devices.append(d) }
+                    guard let dt = v.table else { error("device.\(i)", "expected a table, got \(v.described)", at: v.position); continue }
+                    if let d = readDevice(index: i, at: v.position, dt) { devices.append(d) }
                 }
             default:
-                error(key, "unknown section; expected [recognizer.NAME] or [[device]]")
+                error(key, "unknown section; expected [recognizer.NAME] or [[device]]", at: member.keyPosition)
             }
         }
-        // Keep the file's order of recognizers: it is the arena's order of delivery.
-        recognizers.sort { (lines.line("recognizer.\($0.name)") ?? 0) < (lines.line("recognizer.\($1.name)") ?? 0) }
         let config = Configuration(recognizers: recognizers, devices: devices, source: file)
         for p in config.relationProblems() {
-            error("recognizer.\(p.recognizer).\(p.key)", p.message, table: "recognizer.\(p.recognizer)")
+            let base = "recognizer.\(tomlKey(p.recognizer))"
+            let path = "\(base).\(p.key)"
+            error(path, p.message, at: positions[path] ?? positions[base] ?? SourcePosition(line: 1, column: 1))
+        }
+        if recognizers.isEmpty && errors.isEmpty {
+            let what = sawRecognizerSection ? "no recognizers" : "no [recognizer.NAME] tables"
+            warnings.append("\(file):1: \(what): no gesture will be recognized (the built-in recognizers apply only when there is no config file)")
         }
         return config
     }
 
-    mutating func readRecognizer(name: String, _ t: TOMLTable) -> RecognizerConfig? {
-        let base = "recognizer.\(name)"
-        var r = Reader(table: t, path: base)
+    /// A name is what events carry and what scripts filter on: it must be
+    /// visible, one line, and without surrounding spaces.
+    mutating func checkName(_ name: String, base: String, at position: SourcePosition) -> Bool {
+        let problem: String?
+        if name.isEmpty {
+            problem = "a recognizer needs a name: [recognizer.NAME] with NAME not empty"
+        } else if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+            problem = "a recognizer name must not be blank"
+        } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            problem = "a recognizer name must not contain control characters or line breaks"
+        } else if name.unicodeScalars.first!.properties.isWhitespace || name.unicodeScalars.last!.properties.isWhitespace {
+            problem = "a recognizer name must not begin or end with a space"
+        } else {
+            problem = nil
+        }
+        if let problem { error(base, problem, at: position) }
+        return problem == nil
+    }
+
+    mutating func readRecognizer(name: String, base: String, at position: SourcePosition, _ t: TomlTable) -> RecognizerConfig? {
+        var r = Reader(table: t, path: base, position: position)
+        defer { for (k, p) in r.positions { positions[k] = p } }
+        let nameOK = checkName(name, base: base, at: position)
+        let kinds = GestureKind.allCases.map(\.rawValue).joined(separator: ", ")
         guard let kindName = r.string("kind", &self) else {
-            if t["kind"] == nil {
-                error(base, "missing 'kind' (one of: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
+            if t["kind"] == nil { error(base, "missing 'kind' (one of: \(kinds))", at: position) }
             return nil
         }
         guard let kind = GestureKind(rawValue: kindName) else {
-            error("\(base).kind", "unknown kind '\(kindName)'; expected one of: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            error("\(base).kind", "unknown kind '\(kindName)'; expected one of: \(kinds)", at: r.position(of: "kind"))
             return nil
         }
         var params = RecognizerParameters.defaults(for: kind)
@@ -148,9 +328,6 @@ private struct Context {
             r.int("min_fingers", &p.minFingers, 1...10, &self)
             r.int("max_fingers", &p.maxFingers, 1...10, &self)
             r.double("start_threshold_mm", &p.startThresholdMM, 0...100, &self)
-            if p.minFingers > p.maxFingers {
-                error("\(base).min_fingers", "min_fingers \(p.minFingers) > max_fingers \(p.maxFingers)")
-            }
             params = .pan(p)
         case .circle(var p):
             r.double("tolerance", &p.tolerance, 0.01...1, &self)
@@ -187,15 +364,19 @@ private struct Context {
             r.double("min_speed_mm_s", &p.minSpeedMMPerS, 0...10_000, &self)
             r.millis("max_duration_ms", &p.maxDuration, 50...10_000, &self)
             r.double("max_angle_deg", &p.maxAngleDegrees, 1...45, &self)
-            var dirs: [String] = []
-            r.strings("directions", &dirs, &self)
-            if !dirs.isEmpty {
-                var set = Set<SwipeRecognizer.Direction>()
-                for d in dirs {
-                    if let v = SwipeRecognizer.Direction(rawValue: d) { set.insert(v) }
-                    else { error("\(base).directions", "unknown direction '\(d)'; expected left, right, up, down") }
+            var dirs: [(String, SourcePosition)] = []
+            if r.strings("directions", &dirs, &self) {
+                let known = SwipeRecognizer.Direction.allCases.map(\.rawValue).joined(separator: ", ")
+                if dirs.isEmpty {
+                    error("\(base).directions", "an empty list would recognize no swipe; list some of \(known), or leave the key out for all of them",
+                          at: r.position(of: "directions"))
                 }
-                p.directions = set
+                var set = Set<SwipeRecognizer.Direction>()
+                for (d, at) in dirs {
+                    if let v = SwipeRecognizer.Direction(rawValue: d) { set.insert(v) }
+                    else { error("\(base).directions", "unknown direction '\(d)'; expected \(known)", at: at) }
+                }
+                if !set.isEmpty { p.directions = set }
             }
             params = .swipe(p)
         case .longPress(var p):
@@ -210,75 +391,111 @@ private struct Context {
             r.double("start_deg", &p.startDegrees, 1...180, &self)
             params = .rotate(p)
         }
+        for b in params.crossedBounds {
+            // Point at what the file wrote: the lower bound if it is there, else the upper.
+            let lowerWritten = t[b.lowerKey] != nil, upperWritten = t[b.upperKey] != nil
+            let key = lowerWritten || !upperWritten ? b.lowerKey : b.upperKey
+            func show(_ key: String, _ v: Double, _ written: Bool) -> String {
+                "\(key) = \(formatBound(v))\(written ? "" : " (the default)")"
+            }
+            error("\(base).\(key)", "\(show(b.lowerKey, b.lower, lowerWritten)) is above \(show(b.upperKey, b.upper, upperWritten)); no \(kind.rawValue) could ever be recognized",
+                  at: r.position(of: key))
+        }
         var config = RecognizerConfig(name: name, parameters: params)
-        r.strings("requires_failure_of", &config.requiresFailureOf, &self)
-        r.strings("simultaneous_with", &config.simultaneousWith, &self)
+        r.names("requires_failure_of", &config.requiresFailureOf, &self)
+        r.names("simultaneous_with", &config.simultaneousWith, &self)
         r.bool("can_prevent", &config.canPrevent, &self)
         r.bool("can_be_prevented", &config.canBePrevented, &self)
-        r.strings("devices", &config.filter.devices, &self)
+        r.names("devices", &config.filter.devices, &self)
         var region: [Double] = []
         if r.doubles("region", &region, count: 4, &self) {
             if region[0] < region[2] && region[1] < region[3] && region.allSatisfy({ (0...1).contains($0) }) {
                 config.filter.region = Box(minX: region[0], minY: region[1], maxX: region[2], maxY: region[3])
             } else {
-                error("\(base).region", "expected [x0, y0, x1, y1] within 0…1 with x0 < x1 and y0 < y1")
+                error("\(base).region", "expected [x0, y0, x1, y1] within 0…1 with x0 < x1 and y0 < y1", at: r.position(of: "region"))
             }
         }
         r.rejectUnknown(&self, what: "a \(kind.rawValue) recognizer")
-        return config
+        return nameOK ? config : nil
     }
 
-    mutating func readDevice(index: Int, _ t: TOMLTable) -> DeviceRule? {
-        var r = Reader(table: t, path: "device.\(index)")
+    mutating func readDevice(index: Int, at position: SourcePosition, _ t: TomlTable) -> DeviceRule? {
+        let base = "device.\(index)"
+        var r = Reader(table: t, path: base, position: position)
         var match = DeviceMatch()
         var s = ""
-        if r.stringValue("match", &s, &self) { match.name = s }
+        if r.stringValue("match", &s, &self) {
+            if s.isEmpty { error("\(base).match", "an empty match would match every device", at: r.position(of: "match")) }
+            else { match.name = s }
+        }
         if r.stringValue("vendor_product", &s, &self) {
-            let parts = s.split(separator: ":")
-            if parts.count == 2, parts.allSatisfy({ $0.count == 4 && UInt16($0, radix: 16) != nil }) {
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count == 2, parts.allSatisfy({ $0.utf8.count == 4 && UInt16($0, radix: 16) != nil }) {
                 match.vendorProduct = s.lowercased()
             } else {
-                error("device.\(index).vendor_product", "expected \"vvvv:pppp\" in hex, got \"\(s)\"")
+                error("\(base).vendor_product", "expected \"vvvv:pppp\" in hex, got \(tomlQuoted(s))", at: r.position(of: "vendor_product"))
             }
         }
-        if r.stringValue("syspath", &s, &self) { match.syspath = s }
+        if r.stringValue("syspath", &s, &self) {
+            if s.isEmpty { error("\(base).syspath", "expected a /sys/devices/… path, got an empty string", at: r.position(of: "syspath")) }
+            else { match.syspath = s }
+        }
         var rule = DeviceRule(match: match)
         var size: [Double] = []
         if r.doubles("size_mm", &size, count: 2, &self) {
             if size.allSatisfy({ $0 > 0 && $0 < 5000 }) { rule.sizeMM = Point(x: size[0], y: size[1]) }
-            else { error("device.\(index).size_mm", "expected [width, height] in mm, both > 0") }
+            else { error("\(base).size_mm", "expected [width, height] in mm, both > 0 and < 5000", at: r.position(of: "size_mm")) }
         }
         var rotation = 0
         r.int("rotation", &rotation, 0...270, &self)
         if let rot = Rotation(rawValue: rotation) { rule.rotation = rot }
-        else { error("device.\(index).rotation", "expected 0, 90, 180 or 270, got \(rotation)") }
+        else { error("\(base).rotation", "expected 0, 90, 180 or 270, got \(rotation)", at: r.position(of: "rotation")) }
         var use = true
         if r.bool("use", &use, &self) { rule.use = use }
         r.rejectUnknown(&self, what: "a [[device]] entry")
-        if match.name == nil && match.vendorProduct == nil && match.syspath == nil {
-            error("device.\(index)", "a [[device]] entry needs match, vendor_product or syspath")
+        if t["match"] == nil && t["vendor_product"] == nil && t["syspath"] == nil {
+            error(base, "a [[device]] entry needs match, vendor_product or syspath", at: position)
             return nil
         }
         return rule
     }
 }
 
-/// Reads typed keys from one table, remembering which it used.
+/// A bound for a message: as an integer when it is one.
+private func formatBound(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+}
+
+/// Reads typed keys from one table, remembering which it used and where they are.
 private struct Reader {
-    let table: TOMLTable
+    let table: TomlTable
     let path: String
+    /// Where the table is written (its header).
+    let tablePosition: SourcePosition
     var used: Set<String> = []
+    var positions: [String: SourcePosition] = [:]
 
-    init(table: TOMLTable, path: String) { self.table = table; self.path = path }
+    init(table: TomlTable, path: String, position: SourcePosition) {
+        self.table = table; self.path = path; self.tablePosition = position
+    }
 
-    private mutating func value(_ key: String) -> TOMLValueConvertible? {
+    /// Where a key is written, else the table's header.
+    func position(of key: String) -> SourcePosition { table[key]?.keyPosition ?? tablePosition }
+
+    private mutating func value(_ key: String) -> TomlNode? {
         used.insert(key)
-        return table[key]
+        guard let m = table[key] else { return nil }
+        positions["\(path).\(key)"] = m.keyPosition
+        return m.node
+    }
+
+    private func fail(_ key: String, _ message: String, at node: TomlNode, _ ctx: inout Context) {
+        ctx.error("\(path).\(key)", message, at: node.position.line == position(of: key).line ? position(of: key) : node.position)
     }
 
     mutating func string(_ key: String, _ ctx: inout Context) -> String? {
         guard let v = value(key) else { return nil }
-        guard let s = v.string else { ctx.error("\(path).\(key)", "expected a string, got \(v.type)"); return nil }
+        guard let s = v.string else { fail(key, "expected a string, got \(v.described)", at: v, &ctx); return nil }
         return s
     }
 
@@ -291,19 +508,17 @@ private struct Reader {
 
     mutating func int(_ key: String, _ out: inout Int, _ range: ClosedRange<Int>, _ ctx: inout Context) {
         guard let v = value(key) else { return }
-        guard let i = v.int else { ctx.error("\(path).\(key)", "expected an integer from \(range.lowerBound) to \(range.upperBound), got \(v.type) \(v.debugDescription)"); return }
-        guard range.contains(i) else { ctx.error("\(path).\(key)", "expected an integer from \(range.lowerBound) to \(range.upperBound), got \(i)"); return }
+        let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
+        guard let i = v.int else { fail(key, "\(expected), got \(v.described)", at: v, &ctx); return }
+        guard range.contains(i) else { fail(key, "\(expected), got \(i)", at: v, &ctx); return }
         out = i
     }
 
     mutating func double(_ key: String, _ out: inout Double, _ range: ClosedRange<Double>, _ ctx: inout Context) {
         guard let v = value(key) else { return }
-        guard let d = v.double ?? v.int.map(Double.init) else {
-            ctx.error("\(path).\(key)", "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2)), got \(v.type) \(v.debugDescription)"); return
-        }
-        guard range.contains(d) else {
-            ctx.error("\(path).\(key)", "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2)), got \(d)"); return
-        }
+        let expected = "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2))"
+        guard let d = v.number else { fail(key, "\(expected), got \(v.described)", at: v, &ctx); return }
+        guard range.contains(d) else { fail(key, "\(expected), got \(formatBound(d))", at: v, &ctx); return }
         out = d
     }
 
@@ -316,57 +531,57 @@ private struct Reader {
     @discardableResult
     mutating func bool(_ key: String, _ out: inout Bool, _ ctx: inout Context) -> Bool {
         guard let v = value(key) else { return false }
-        guard let b = v.bool else { ctx.error("\(path).\(key)", "expected true or false, got \(v.type)"); return false }
+        guard let b = v.bool else { fail(key, "expected true or false, got \(v.described)", at: v, &ctx); return false }
         out = b
         return true
     }
 
-    mutating func strings(_ key: String, _ out: inout [String], _ ctx: inout Context) {
-        guard let v = value(key) else { return }
-        if let s = v.string { out = [s]; return }
-        guard let arr = v.array else { ctx.error("\(path).\(key)", "expected a list of names, got \(v.type)"); return }
-        var list: [String] = []
+    /// A string or a list of strings, each with where it is written. False when
+    /// the key is absent or wrong.
+    mutating func strings(_ key: String, _ out: inout [(String, SourcePosition)], _ ctx: inout Context) -> Bool {
+        guard let v = value(key) else { return false }
+        if let s = v.string { out = [(s, position(of: key))]; return true }
+        guard let arr = v.array else { fail(key, "expected a list of names, got \(v.described)", at: v, &ctx); return false }
+        var list: [(String, SourcePosition)] = []
         for item in arr {
-            guard let s = item.string else { ctx.error("\(path).\(key)", "expected a list of names, found \(item.type)"); return }
-            list.append(s)
+            guard let s = item.string else { fail(key, "expected a list of names, found \(item.described)", at: item, &ctx); return false }
+            list.append((s, item.position))
         }
         out = list
+        return true
+    }
+
+    /// A list of names, none of them empty.
+    mutating func names(_ key: String, _ out: inout [String], _ ctx: inout Context) {
+        var list: [(String, SourcePosition)] = []
+        guard strings(key, &list, &ctx) else { return }
+        if let empty = list.first(where: { $0.0.isEmpty }) {
+            ctx.error("\(path).\(key)", "an empty name matches nothing useful; remove it", at: empty.1)
+            return
+        }
+        out = list.map(\.0)
     }
 
     mutating func doubles(_ key: String, _ out: inout [Double], count: Int, _ ctx: inout Context) -> Bool {
         guard let v = value(key) else { return false }
-        guard let arr = v.array else { ctx.error("\(path).\(key)", "expected a list of \(count) numbers, got \(v.type)"); return false }
+        guard let arr = v.array else { fail(key, "expected a list of \(count) numbers, got \(v.described)", at: v, &ctx); return false }
         var list: [Double] = []
         for item in arr {
-            guard let d = item.double ?? item.int.map(Double.init) else {
-                ctx.error("\(path).\(key)", "expected a list of \(count) numbers, found \(item.type)"); return false
+            guard let d = item.number else {
+                fail(key, "expected a list of \(count) numbers, found \(item.described)", at: item, &ctx); return false
             }
             list.append(d)
         }
-        guard list.count == count else { ctx.error("\(path).\(key)", "expected \(count) numbers, got \(list.count)"); return false }
+        guard list.count == count else { fail(key, "expected \(count) numbers, got \(list.count)", at: v, &ctx); return false }
         out = list
         return true
     }
 
     func rejectUnknown(_ ctx: inout Context, what: String) {
-        for key in table.keys where !used.contains(key) {
-            ctx.error("\(path).\(key)", "unknown key for \(what); known keys: \(used.sorted().joined(separator: ", "))")
+        for m in table.members where !used.contains(m.key) {
+            ctx.error("\(path).\(tomlKey(m.key))", "unknown key for \(what); known keys: \(used.sorted().joined(separator: ", "))",
+                      at: m.keyPosition)
         }
-    }
-}
-
-extension String {
-    var trimmed: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
-    }
-    var unquoted: String {
-        if count >= 2, (hasPrefix("\"") && hasSuffix("\"")) || (hasPrefix("'") && hasSuffix("'")) {
-            return String(dropFirst().dropLast())
-        }
-        return self
     }
 }
 

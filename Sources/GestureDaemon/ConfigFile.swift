@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import GestureConfig
 import GestureCore
 
@@ -9,23 +9,56 @@ public enum ConfigFile {
     /// exists; nil means the built-in default.
     public static func resolve(explicit: String?) -> String? {
         if let explicit { return explicit }
-        if let env = ProcessInfo.processInfo.environment["GESTURED_CONFIG"], !env.isEmpty { return env }
-        return FileManager.default.fileExists(atPath: ConfigLoader.systemPath) ? ConfigLoader.systemPath : nil
+        if let env = getenv("GESTURED_CONFIG").map({ String(cString: $0) }), !env.isEmpty { return env }
+        return access(ConfigLoader.systemPath, F_OK) == 0 ? ConfigLoader.systemPath : nil
     }
 
     /// Loads and validates; the error text names file:line: key: problem, one
-    /// line per problem.
+    /// line per problem. A file over `ConfigLoader.maxFileBytes` is refused
+    /// without being read whole.
     public static func load(path: String?) -> Result<Configuration, ConfigFailure> {
         guard let path else { return .success(ConfigLoader.builtIn()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot read it (permissions?)" : "no such file"
-            return .failure(ConfigFailure(description: "\(path): \(why)"))
+        let bytes: [UInt8]
+        switch read(path: path, limit: ConfigLoader.maxFileBytes) {
+        case .success(let b): bytes = b
+        case .failure(let f): return .failure(f)
         }
         do {
-            return .success(try ConfigLoader.load(text: String(decoding: data, as: UTF8.self), file: path))
+            return .success(try ConfigLoader.load(bytes: bytes, file: path))
         } catch {
             return .failure(ConfigFailure(description: error.description))
         }
+    }
+
+    /// The file's bytes, or why they cannot be had. More than `limit` bytes (by
+    /// its size, or by reading: /dev/zero has no size) is an error.
+    static func read(path: String, limit: Int) -> Result<[UInt8], ConfigFailure> {
+        func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
+            .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
+        }
+        func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
+            .failure(ConfigFailure(description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        if fd < 0 { return failure("cannot open", errno) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return failure("cannot read", EISDIR) }
+        if (st.st_mode & S_IFMT) == S_IFREG && Int(st.st_size) > limit { return tooBig("\(st.st_size) bytes") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return failure("cannot read", errno)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { return tooBig("more than \(limit) bytes") }
+        }
+        return .success(bytes)
     }
 
     public struct ConfigFailure: Error, CustomStringConvertible, Sendable {

@@ -1,4 +1,7 @@
 import ArgumentParser
+import CLinux
+import Glibc
+import GestureDaemon
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +11,23 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "The config file.")
     var file: String
 
+    @Option(name: .long, help: ArgumentHelp("Load the file this many more times, as reloads would, and print the heap in use before and after (a reload must not grow it).", valueName: "N"))
+    var repeatLoads: Int?
+
     func run() throws {
+        if let n = repeatLoads {
+            guard n > 0 && n <= 1_000_000 else { throw ValidationError("--repeat-loads takes 1 to 1000000") }
+            _ = ConfigFile.load(path: file)
+            let before = mallinfo2().uordblks
+            var started = timespec(), ended = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &started)
+            var failed = 0
+            for _ in 0..<n { if case .failure = ConfigFile.load(path: file) { failed += 1 } }
+            clock_gettime(CLOCK_MONOTONIC, &ended)
+            let after = mallinfo2().uordblks
+            let us = Double(ended.tv_sec - started.tv_sec) * 1e6 + Double(ended.tv_nsec - started.tv_nsec) / 1e3
+            print("\(file): \(n) loads (\(failed) refused), \(Int(us / Double(n))) µs each; heap in use after the first: \(before) bytes, after \(n) more: \(after) bytes (\(Int(after) - Int(before)) growth)")
+        }
         let c = try loadConfig(path: file)
         let names = c.recognizers.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
         print("\(file): ok: \(c.recognizers.count) recognizers: \(names); \(c.devices.count) device rule(s)")

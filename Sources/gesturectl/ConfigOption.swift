@@ -14,10 +14,13 @@ struct ConfigOption: ParsableArguments {
     }
 }
 
-/// Loads a config (nil: the built-in one) or exits 1 with its problems on stderr.
+/// Loads a config (nil: the built-in one) or exits 1 with its problems on stderr;
+/// its warnings go to stderr too.
 func loadConfig(path: String?) throws -> Configuration {
     switch ConfigFile.load(path: path) {
-    case .success(let c): return c
+    case .success(let c):
+        for w in c.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        return c
     case .failure(let f): throw CleanExit.message(f.description, code: 1)
     }
 }

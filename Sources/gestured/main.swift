@@ -1,40 +1,49 @@
-import ArgumentParser
 import GestureCore
 import GestureDaemon
 import Glibc
 import LinuxSystem
 
-struct Gestured: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "gestured",
-        abstract: "Turn touchscreen multitouch into named gestures.",
-        discussion: "Finds touchscreens through udev (also ones plugged in later) and reads them through libevdev without grabbing them. SIGHUP reloads the config; SIGTERM cancels gestures in flight and exits.")
+/// The process environment, from Glibc's `environ`.
+func processEnvironment() -> [String: String] {
+    var env: [String: String] = [:]
+    var p = environ
+    while let entry = p.pointee {
+        let s = String(cString: entry)
+        if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+        p += 1
+    }
+    return env
+}
 
-    @Flag(name: .long, help: "Print each gesture event as one JSON line on stdout.")
-    var stdout = false
+/// Writes all of `text` to a file descriptor; nothing to do if that fails.
+func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        bytes = bytes.dropFirst(n)
+    }
+}
 
-    @Option(name: .long, help: ArgumentHelp("Config file (default: $GESTURED_CONFIG, then /etc/gestured/gestured.toml, then the built-in one).", valueName: "FILE"))
-    var config: String?
+/// Exits with this status (after the log line that says why).
+struct ExitCode: Error {
+    var status: Int32
+    init(_ status: Int32) { self.status = status }
+}
 
-    @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
-    var failures = false
+struct Gestured {
+    let stdout: Bool
+    let config: String?
+    let failures: Bool
+    let verbose: Bool
+    let socket: String
+    let noSocket: Bool
+    let version: Bool
 
-    @Flag(name: .shortAndLong, help: "Log every skipped input node and other details to stderr.")
-    var verbose = false
-
-    @Option(name: .long, help: ArgumentHelp("Where subscribers connect, unless systemd passes the socket.", valueName: "PATH"))
-    var socket: String = ListeningSocket.defaultPath
-
-    @Flag(name: .long, help: "Do not open the subscribers' socket (with --stdout).")
-    var noSocket = false
-
-    @Flag(name: .long, help: "Print the version and exit.")
-    var version = false
-
-    func validate() throws {
-        if noSocket && !stdout {
-            throw ValidationError("nothing to publish to: --no-socket needs --stdout")
-        }
+    init(_ a: Arguments) {
+        stdout = a.stdout; config = a.config; failures = a.failures; verbose = a.verbose
+        socket = a.socket; noSocket = a.noSocket; version = a.version
     }
 
     func run() throws {
@@ -43,7 +52,9 @@ struct Gestured: ParsableCommand {
         let path = ConfigFile.resolve(explicit: config)
         let configuration: Configuration
         switch ConfigFile.load(path: path) {
-        case .success(let c): configuration = c
+        case .success(let c):
+            configuration = c
+            for w in c.warnings { log.warning(.config, w) }
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
             throw ExitCode(1)
@@ -84,4 +95,14 @@ struct Gestured: ParsableCommand {
     }
 }
 
-Gestured.main()
+do {
+    try Gestured(Arguments.parse(Array(CommandLine.arguments.dropFirst()))).run()
+} catch let e as Arguments.Exit {
+    writeAll(e.status == 0 ? 1 : 2, e.text)
+    exit(e.status)
+} catch let e as ExitCode {
+    exit(e.status)
+} catch {
+    writeAll(2, "gestured: \(error)\n")
+    exit(1)
+}

@@ -10,8 +10,9 @@ import Testing
 /// reload, resync, two devices, the timer, udev trouble. No devices, no sleeps.
 @Suite struct DaemonCoreTests {
     static let fixtures: String = {
-        let here = #filePath
-        return String(here[..<here.range(of: "/GestureDaemonTests/")!.lowerBound]) + "/fixtures/recordings/"
+        // #filePath is Tests/GestureDaemonTests/DaemonCoreTests.swift.
+        let here = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        return here.dropLast(2).joined(separator: "/") + "/fixtures/recordings/"
     }()
 
     static func load(_ name: String) throws -> EvemuRecording {

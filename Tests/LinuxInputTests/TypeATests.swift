@@ -10,7 +10,8 @@ import Testing
 struct TypeATests {
     static let fixture: String = {
         let here = #filePath
-        let tests = here[..<here.range(of: "/LinuxInputTests/")!.lowerBound]
+        let dir = here[..<here.lastIndex(of: "/")!]          // …/Tests/LinuxInputTests
+        let tests = dir[..<dir.lastIndex(of: "/")!]
         return tests + "/fixtures/recordings/ntrig-dell-xt2.event"
     }()
 

@@ -38,6 +38,38 @@ public enum RecognizerParameters: Sendable, Equatable {
         }
     }
 
+    /// A lower and an upper bound of one quantity, by their config keys, with
+    /// their values here.
+    public struct Bounds: Sendable, Equatable {
+        public var lowerKey: String
+        public var lower: Double
+        public var upperKey: String
+        public var upper: Double
+    }
+
+    /// Every pair of parameters that bound one quantity from both sides: when the
+    /// lower is above the upper, nothing could ever be recognized. A new
+    /// minimum/maximum parameter belongs here too.
+    public var bounds: [Bounds] {
+        switch self {
+        case .pan(let p):
+            [Bounds(lowerKey: "min_fingers", lower: Double(p.minFingers), upperKey: "max_fingers", upper: Double(p.maxFingers))]
+        case .circle(let p):
+            [Bounds(lowerKey: "min_sweep_deg", lower: p.minSweepDegrees, upperKey: "max_sweep_deg", upper: p.maxSweepDegrees)]
+        case .checkmark(let p):
+            [Bounds(lowerKey: "min_arm_ratio", lower: p.minArmRatio, upperKey: "max_arm_ratio", upper: p.maxArmRatio),
+             Bounds(lowerKey: "first_arm_min_deg", lower: p.firstArmMinDegrees,
+                    upperKey: "first_arm_max_deg", upper: p.firstArmMaxDegrees),
+             Bounds(lowerKey: "second_arm_min_deg", lower: p.secondArmMinDegrees,
+                    upperKey: "second_arm_max_deg", upper: p.secondArmMaxDegrees)]
+        case .tap, .tickle, .swipe, .longPress, .pinch, .rotate:
+            []
+        }
+    }
+
+    /// The pairs of `bounds` whose lower bound is above their upper one.
+    public var crossedBounds: [Bounds] { bounds.filter { $0.lower > $0.upper } }
+
     public func makeRecognizer() -> any Recognizer {
         switch self {
         case .tap(let p): TapRecognizer(p)
@@ -107,6 +139,10 @@ public struct Configuration: Sendable, Equatable {
     public var devices: [DeviceRule]
     /// Where it came from, for messages.
     public var source: String
+    /// What is allowed but probably not meant, as "FILE:LINE: message" lines
+    /// (a file with no recognizers): the daemon logs them, `gesturectl check`
+    /// prints them.
+    public var warnings: [String] = []
 
     public init(recognizers: [RecognizerConfig], devices: [DeviceRule] = [], source: String = "<built-in>") {
         self.recognizers = recognizers; self.devices = devices; self.source = source

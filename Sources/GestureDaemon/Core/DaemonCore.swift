@@ -201,7 +201,8 @@ public struct DaemonCore {
     public var info: DaemonInfo {
         DaemonInfo(configuration: configuration, devices: openDevices.compactMap { devices[$0] }.map {
             DaemonInfo.Device(name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
-                              sizeMM: $0.pipeline.decoder.geometry.sizeMM)
+                              sizeMM: $0.pipeline.decoder.geometry.sizeMM,
+                              sizeSource: $0.pipeline.decoder.geometry.sizeSource)
         })
     }
 
@@ -555,6 +556,7 @@ public struct DaemonCore {
         }
         actions.append(.notify(.reloading))
         configuration = c
+        for w in c.warnings { log(.warning(.config), w, into: &actions) }
         log(.info, "\(trigger): loaded \(c.source): \(c.recognizers.count) recognizers, \(c.devices.count) device rule(s)", into: &actions)
         listing = .reload
         for syspath in openDevices {

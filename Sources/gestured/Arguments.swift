@@ -1,0 +1,94 @@
+import Glibc
+import GestureDaemon
+
+/// gestured's command line. Parsed by hand: the daemon has six options, and
+/// argument-parser would bring FoundationEssentials into it (about 3.8 MB of
+/// resident memory and 16 MB of binary with a static runtime).
+struct Arguments {
+    var stdout = false
+    var config: String?
+    var failures = false
+    var verbose = false
+    var socket = ListeningSocket.defaultPath
+    var noSocket = false
+    var version = false
+    var help = false
+
+    /// What to do instead of running: print text and exit with a status.
+    struct Exit: Error {
+        var text: String
+        var status: Int32
+    }
+
+    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--socket <PATH>] [--no-socket] [--version]"
+
+    static let helpText = """
+        OVERVIEW: Turn touchscreen multitouch into named gestures.
+
+        Finds touchscreens through udev (also ones plugged in later) and reads them
+        through libevdev without grabbing them. SIGHUP reloads the config; SIGTERM
+        cancels gestures in flight and exits.
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --stdout                Print each gesture event as one JSON line on stdout.
+          --config <FILE>         Config file (default: $GESTURED_CONFIG, then
+                                  /etc/gestured/gestured.toml, then the built-in one).
+          --failures              Also print failed transitions, with their reasons.
+          -v, --verbose           Log every skipped input node and other details to
+                                  stderr.
+          --socket <PATH>         Where subscribers connect, unless systemd passes the
+                                  socket. (default: \(ListeningSocket.defaultPath))
+          --no-socket             Do not open the subscribers' socket (with --stdout).
+          --version               Print the version and exit.
+          -h, --help              Show help information.
+
+        """
+
+    /// Parses the arguments after the program name. Usage errors exit 64
+    /// (EX_USAGE), as before.
+    static func parse(_ args: [String]) throws(Exit) -> Arguments {
+        func usageError(_ message: String) -> Exit {
+            Exit(text: "Error: \(message)\nUsage: \(usage)\n  See 'gestured --help' for more information.\n", status: 64)
+        }
+        var a = Arguments()
+        var rest = args[...]
+        while let arg = rest.popFirst() {
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            func value() throws(Exit) -> String {
+                if let inline { return inline }
+                guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
+                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : "PATH")>'")
+                }
+                return v
+            }
+            func flag() throws(Exit) -> Bool {
+                if inline != nil { throw usageError("'\(name)' takes no value") }
+                return true
+            }
+            switch name {
+            case "--stdout": a.stdout = try flag()
+            case "--config": a.config = try value()
+            case "--failures": a.failures = try flag()
+            case "-v", "--verbose": a.verbose = try flag()
+            case "--socket": a.socket = try value()
+            case "--no-socket": a.noSocket = try flag()
+            case "--version": a.version = try flag()
+            case "-h", "--help": a.help = try flag()
+            default:
+                throw usageError(arg.hasPrefix("-") ? "Unknown option '\(arg)'" : "Unexpected argument '\(arg)'")
+            }
+        }
+        if a.help { throw Exit(text: helpText, status: 0) }
+        if a.noSocket && !a.stdout && !a.version {
+            throw usageError("nothing to publish to: --no-socket needs --stdout")
+        }
+        return a
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureDaemon
+import Testing
+
+/// Files that must be refused (or warned about) rather than half-read or
+/// silently given a meaning the user did not write.
+@Suite("config: what must not be accepted")
+struct ConfigHardeningTests {
+    func errors(_ text: String) -> [ConfigError] {
+        do { _ = try ConfigLoader.load(text: text, file: "test.toml"); return [] } catch { return error.errors }
+    }
+    func errors(bytes: [UInt8]) -> [ConfigError] {
+        do { _ = try ConfigLoader.load(bytes: bytes, file: "test.toml"); return [] } catch { return error.errors }
+    }
+
+    @Test func textAfterANulByteIsNotIgnored() {
+        let e = errors("[recognizer.t]\nkind = \"tap\"\n\0\n[recognizer.u]\nkind = \"lasso\"\n")
+        #expect(e.map(\.line) == [3])
+        #expect(e.first?.message.hasPrefix("NUL byte") == true)
+        // A NUL inside a string is refused as well: names travel to logs and sockets.
+        #expect(errors("[recognizer.t]\nkind = \"tap\"\ndevices = [\"a\0b\"]\n").map(\.line) == [3])
+    }
+
+    @Test func invalidUTF8IsAnErrorNamingItsLine() {
+        var bytes = Array("[recognizer.t]\nkind = \"tap\"\n# caf".utf8)
+        bytes += [0xe9, 0x0a]                              // Latin-1 é
+        bytes += Array("taps = 2\n".utf8)
+        let e = errors(bytes: bytes)
+        #expect(e.map(\.description) == ["test.toml:3: invalid UTF-8 (byte 0xE9 at column 6); save the file as UTF-8"])
+        // Overlong encodings and surrogates are not UTF-8 either.
+        #expect(errors(bytes: Array("a = \"".utf8) + [0xc0, 0xaf, 0x22]).map(\.line) == [1])
+        #expect(errors(bytes: Array("\n\na = \"".utf8) + [0xed, 0xa0, 0x80, 0x22]).map(\.line) == [3])
+        // Valid multi-byte text is fine.
+        #expect(errors(bytes: Array("[recognizer.t] # café ✓ 👍\nkind = \"tap\"\n".utf8)).isEmpty)
+    }
+
+    @Test func aFileWithInvalidUTF8IsRefusedByTheDaemonsLoader() throws {
+        let path = try temporaryFile(Array("[recognizer.t]\nkind = \"tap\"\n".utf8) + [0xff] + Array("\n".utf8))
+        defer { unlink(path) }
+        guard case .failure(let f) = ConfigFile.load(path: path) else { Issue.record("loaded"); return }
+        #expect(f.description == "\(path):3: invalid UTF-8 (byte 0xFF at column 1); save the file as UTF-8")
+    }
+
+    /// Every pair of parameters bounding one quantity, written crossed (each one
+    /// within its own range), is an error naming the key.
+    @Test(arguments: GestureKind.allCases)
+    func crossedMinimumAndMaximumAreErrors(kind: GestureKind) {
+        for b in RecognizerParameters.defaults(for: kind).bounds {
+            let text = """
+            [recognizer.r]
+            kind = "\(kind.rawValue)"
+            \(b.lowerKey) = \(toml(b.upper))
+            \(b.upperKey) = \(toml(b.lower))
+            """
+            let e = errors(text)
+            #expect(e.count == 1, "\(kind) \(b.lowerKey)")
+            #expect(e.first?.key == "recognizer.r.\(b.lowerKey)")
+            #expect(e.first?.line == 3)
+            #expect(e.first?.message.contains("is above \(b.upperKey)") == true)
+        }
+    }
+
+    @Test func theBoundedPairsAreTheOnesTheRecognizersHave() {
+        let pairs = GestureKind.allCases.flatMap { kind in
+            RecognizerParameters.defaults(for: kind).bounds.map { "\(kind.rawValue): \($0.lowerKey) ≤ \($0.upperKey)" }
+        }
+        #expect(pairs == ["pan: min_fingers ≤ max_fingers",
+                          "circle: min_sweep_deg ≤ max_sweep_deg",
+                          "checkmark: min_arm_ratio ≤ max_arm_ratio",
+                          "checkmark: first_arm_min_deg ≤ first_arm_max_deg",
+                          "checkmark: second_arm_min_deg ≤ second_arm_max_deg"])
+        // The defaults themselves are consistent.
+        #expect(GestureKind.allCases.allSatisfy { RecognizerParameters.defaults(for: $0).crossedBounds.isEmpty })
+    }
+
+    @Test func aMaximumBelowTheDefaultMinimumSaysSo() {
+        let e = errors("""
+        [recognizer.c]
+        kind = "circle"
+        max_sweep_deg = 200
+        """)
+        #expect(e.map(\.description) == [
+            "test.toml:3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized",
+        ])
+        // Equal bounds are a narrow range, not an error.
+        #expect(errors("[recognizer.c]\nkind = \"circle\"\nmin_sweep_deg = 360\nmax_sweep_deg = 360\n").isEmpty)
+    }
+
+    @Test func anEmptyDirectionListIsAnError() {
+        let e = errors("""
+        [recognizer.s]
+        kind = "swipe"
+        directions = []
+        """)
+        #expect(e.map(\.line) == [3])
+        #expect(e.first?.key == "recognizer.s.directions")
+        #expect(e.first?.message.hasPrefix("an empty list would recognize no swipe") == true)
+    }
+
+    @Test func aBadDirectionInAListOverSeveralLinesNamesItsOwnLine() {
+        let e = errors("""
+        [recognizer.s]
+        kind = "swipe"
+        directions = [
+          "left",
+          "sideways",
+        ]
+        """)
+        #expect(e.map(\.description) == ["test.toml:5: recognizer.s.directions: unknown direction 'sideways'; expected left, right, up, down"])
+    }
+
+    @Test func emptyAndBlankNamesAreErrors() {
+        let e = errors("""
+        [recognizer.""]
+        kind = "tap"
+
+        [recognizer."   "]
+        kind = "tap"
+
+        [recognizer." tap"]
+        kind = "tap"
+        """)
+        #expect(e.map(\.line) == [1, 4, 7])
+        #expect(e.map(\.key) == [#"recognizer."""#, #"recognizer."   ""#, #"recognizer." tap""#])
+        #expect(e[0].message.contains("not empty"))
+        #expect(e[1].message.contains("blank"))
+        #expect(e[2].message.contains("begin or end with a space"))
+    }
+
+    @Test func aQuotedNameWithADotGetsTheRightLine() throws {
+        let e = errors("""
+        [recognizer.a]
+        kind = "tap"
+
+        # a name with a dot is a name, not a path
+        [recognizer."double.tap"]
+        kind = "tap"
+        taps = 0
+        """)
+        #expect(e.map(\.description) == [#"test.toml:7: recognizer."double.tap".taps: expected an integer from 1 to 10, got 0"#])
+        let c = try ConfigLoader.load(text: """
+        [recognizer."double.tap"]
+        kind = "tap"
+        taps = 2
+
+        [recognizer.tap]
+        kind = "tap"
+        requires_failure_of = ["double.tap"]
+        """, file: "test.toml")
+        #expect(c.recognizers.map(\.name) == ["double.tap", "tap"])
+        #expect(c.recognizers[1].requiresFailureOf == ["double.tap"])
+    }
+
+    @Test func aNameWithANewlineIsRefusedOnItsOwnLine() {
+        let e = errors("""
+        [recognizer.a]
+        kind = "tap"
+        [recognizer."x\\ny"]
+        kind = "tap"
+        taps = 0
+        """)
+        #expect(e.map(\.line) == [3, 5])
+        #expect(e[0].key == #"recognizer."x\ny""#)
+        #expect(e[0].message.contains("line breaks"))
+    }
+
+    @Test func relationErrorsNameTheLineOfAQuotedName() {
+        let e = errors("""
+        [recognizer.a]
+        kind = "tap"
+
+        [recognizer."b.c"]
+        kind = "tap"
+        simultaneous_with = ["ghost"]
+        """)
+        #expect(e.map(\.line) == [6])
+        #expect(e.first?.key == #"recognizer."b.c".simultaneous_with"#)
+    }
+
+    @Test func anEmptyFileLoadsWithAWarning() throws {
+        let empty = try ConfigLoader.load(text: "", file: "test.toml")
+        #expect(empty.recognizers.isEmpty)
+        #expect(empty.warnings == ["test.toml:1: no [recognizer.NAME] tables: no gesture will be recognized (the built-in recognizers apply only when there is no config file)"])
+        let rulesOnly = try ConfigLoader.load(text: "[[device]]\nmatch = \"Atmel\"\nuse = false\n", file: "test.toml")
+        #expect(rulesOnly.devices.count == 1)
+        #expect(rulesOnly.warnings.count == 1)
+        #expect(ConfigLoader.builtIn().warnings.isEmpty)
+    }
+
+    @Test func emptyMatchStringsAreErrors() {
+        let e = errors("""
+        [recognizer.t]
+        kind = "tap"
+        devices = ["ELAN", ""]
+
+        [[device]]
+        match = ""
+        use = false
+        """)
+        #expect(e.map(\.key) == ["recognizer.t.devices", "device.0.match"])
+        #expect(e.map(\.line) == [3, 6])
+    }
+
+    @Test func aHugeTextIsRefusedBeforeParsing() {
+        let text = "[recognizer.t]\nkind = \"tap\"\n" + String(repeating: "# padding\n", count: ConfigLoader.maxFileBytes / 10)
+        let e = errors(text)
+        #expect(e.map(\.line) == [1])
+        #expect(e.first?.message.contains("at most 1048576 bytes (1 MiB)") == true)
+    }
+
+    @Test func aHugeFileIsRefusedByItsSize() throws {
+        let path = try temporaryFile(Array(String(repeating: "# padding\n", count: 200_000).utf8))
+        defer { unlink(path) }
+        guard case .failure(let f) = ConfigFile.load(path: path) else { Issue.record("loaded"); return }
+        #expect(f.description == "\(path):1: the file is 2000000 bytes; a config may be at most 1048576 bytes (1 MiB)")
+        // A device without a size is read no further than the limit.
+        guard case .failure(let z) = ConfigFile.load(path: "/dev/zero") else { Issue.record("loaded"); return }
+        #expect(z.description.hasSuffix("more than 1048576 bytes; a config may be at most 1048576 bytes (1 MiB)"))
+    }
+
+    @Test func thousandsOfProblemsAreSummarised() {
+        let text = (0..<1000).map { "[recognizer.r\($0)]\nkind = \"tap\"\ntaps = 0\n" }.joined()
+        do {
+            _ = try ConfigLoader.load(text: text, file: "test.toml")
+            Issue.record("loaded")
+        } catch {
+            #expect(error.errors.count == 1000)
+            let lines = error.description.split(separator: "\n")
+            #expect(lines.count == 51)
+            #expect(lines.last == "test.toml: … and 950 more problems")
+        }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deepKey = "[" + Array(repeating: "a", count: 50_000).joined(separator: ".") + "]\n"
+        #expect(errors(deepKey).first?.message.contains("nested too deep") == true)
+        let deepList = "x = " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(errors(deepList).first?.message.contains("nested more than") == true)
+        // Dots in numbers, strings and comments are not key parts.
+        let floats = "[recognizer.t]\nkind = \"tap\"\ndevices = [\"" + String(repeating: ".", count: 100) + "\"] # " +
+            String(repeating: "...", count: 40) + "\n[[device]]\nmatch = \"x\"\nsize_mm = [1.5, 2.5]\n"
+        #expect(errors(floats).isEmpty)
+    }
+
+    /// toml++ asserts that a table header starts with a key character; `[é]`
+    /// broke that and aborted the process.
+    @Test func aHeaderStartingWithANonASCIILetterIsAnErrorNotAnAbort() {
+        for text in ["[é]\n", "[[\u{FFFD}devices]]\nmatch = \"x\"\n", "[recognizer.t]\nkind = \"tap\"\n[ ü.x]\n"] {
+            let e = errors(text)
+            #expect(e.count == 1, "\(text)")
+            #expect(e.first?.message.hasPrefix("TOML syntax") == true)
+        }
+        #expect(errors("[recognizer.t]\nkind = \"tap\"\n[ ü.x]\n").first?.line == 3)
+    }
+
+    @Test func syntaxErrorsGiveLineAndColumn() {
+        let e = errors("""
+        [recognizer.a]
+        kind = "tap"
+        taps = = 2
+        """)
+        #expect(e.map(\.description) == ["test.toml:3: TOML syntax at column 8: Error while parsing value: could not determine value type"])
+    }
+
+    @Test func aMissingFileSaysWhy() {
+        guard case .failure(let f) = ConfigFile.load(path: "/nonexistent/gestured.toml") else { Issue.record("loaded"); return }
+        #expect(f.description == "/nonexistent/gestured.toml: cannot open: No such file or directory")
+    }
+
+    /// Integers as integers (a finger count must not be written 2.0).
+    func toml(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+
+    func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        var template = Array("/tmp/gestured-config-test-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
