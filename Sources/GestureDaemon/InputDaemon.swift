@@ -21,6 +21,9 @@ public final class InputDaemon {
     private let output: (GestureEvent) throws(Errno) -> Void
     /// Also pass `failed` transitions to the output.
     public var includeFailures = false
+    /// Where each device's arena traces the recognizers asked for and reports
+    /// recognizer bugs (`--trace`); nil: nowhere.
+    public var arenaLog: ArenaLog?
 
     // Hooks for the service around the input side (socket, sd_notify, watchdog).
     /// Every event, failures included, with the kernel timestamp of the last
@@ -187,7 +190,8 @@ public final class InputDaemon {
         nextSerial &+= 1
         return DevicePipeline(description: evdev.description, geometry: geometry, configuration: configuration,
                               serial: serial, initialTrackingIDs: evdev.currentTrackingIDs(),
-                              initialToolTypes: evdev.currentToolTypes(), initialSlot: evdev.currentSlot())
+                              initialToolTypes: evdev.currentToolTypes(), initialSlot: evdev.currentSlot(),
+                              log: arenaLog)
     }
 
     /// Tears a device down, once: every live touch and every gesture in flight
@@ -198,7 +202,7 @@ public final class InputDaemon {
         devices[device.evdev.node.syspath] = nil
         if let r = device.registration { loop.unregister(r) }
         device.registration = nil
-        device.pipeline.cancelAll(at: monotonicNow(), reason: "device removed")
+        device.pipeline.cancelAll(at: monotonicNow(), because: .deviceRemoved)
         publish(device.pipeline)
         device.evdev.close()
         log.info("removed \(device.label): \(reason)")
@@ -357,7 +361,7 @@ public final class InputDaemon {
                 remove(d, because: "after reload: \(skip)")
                 continue
             }
-            d.pipeline.cancelAll(at: monotonicNow(), reason: "config reloaded")
+            d.pipeline.cancelAll(at: monotonicNow(), because: .configReloaded)
             publish(d.pipeline)
             guard let fresh = makePipeline(for: d.evdev) else { remove(d, because: "after reload: no usable geometry"); continue }
             d.pipeline = fresh

@@ -55,7 +55,8 @@ public enum Replay {
     /// sequence run out (a pending double-tap window closes after the recording).
     /// `warn` receives problems worth telling the user (no size for the device…).
     public static func run(recording path: String, descPath: String?, configuration: Configuration,
-                           serial: UInt32 = 0, warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
+                           serial: UInt32 = 0, log: ArenaLog? = nil,
+                           warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
         var (device, events) = try load(recording: path, descPath: descPath)
         if device.isTypeA {
             (device, events) = try TypeAConversion.convert(device: device, events: events)
@@ -68,7 +69,7 @@ public enum Replay {
             warn("warning: '\(device.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(s.x, decimals: 0)) × \(formatFixed(s.y, decimals: 0)) mm. Distances may be off; set size_mm = [width, height] in a [[device]] entry for it.")
         }
         let pipeline = DevicePipeline(description: device, geometry: geometry, configuration: configuration,
-                                      serial: serial)
+                                      serial: serial, log: log)
         var out: [GestureEvent] = []
         for e in events {
             pipeline.feed(e)

@@ -17,17 +17,29 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
     var failures = false
 
+    @Option(name: .long, help: ArgumentHelp("Trace the recognizer NAME on stderr, every transition as `name: old → event → new (reason)`; repeat for more, `all` for every one.", valueName: "NAME"))
+    var trace: [String] = []
+
     @Argument(help: "evemu recordings (.events/.event).")
     var recordings: [String]
 
     func run() throws {
         let configuration = try config.load()
+        let known = configuration.recognizers.map(\.name)
+        for name in trace where name != "all" && !known.contains(name) {
+            throw CleanExit.message("gesturectl replay: --trace \(name): no recognizer of that name in \(configuration.source); known: \(known.joined(separator: ", "))", code: 1)
+        }
+        // Trace lines and recognizer bugs go to stderr as they happen.
+        let log = ArenaLog(tracing: Set(trace)) { entry in
+            let line = entry.kind == .bug ? "gesturectl: bug in a recognizer: \(entry)\n" : "trace: \(entry)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
         var out = ""
         for (i, path) in recordings.enumerated() {
             let events: [GestureEvent]
             do {
                 events = try Replay.run(recording: path, descPath: desc, configuration: configuration,
-                                        serial: UInt32(i)) { warning in
+                                        serial: UInt32(i), log: log) { warning in
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
                 }
             } catch {

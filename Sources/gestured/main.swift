@@ -23,6 +23,9 @@ struct Gestured: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every skipped input node and other details to stderr.")
     var verbose = false
 
+    @Option(name: .long, help: ArgumentHelp("Trace the recognizer NAME on stderr, live: every transition as `name: old → event → new (reason)`. Repeat for more; `all` traces every one.", valueName: "NAME"))
+    var trace: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Where subscribers connect, unless systemd passes the socket.", valueName: "PATH"))
     var socket: String = ListeningSocket.defaultPath
 
@@ -68,6 +71,12 @@ struct Gestured: ParsableCommand {
                 if printing { try FileDescriptor.standardOutput.writeAll(e.json + "\n") }
             }
             daemon.includeFailures = failures
+            daemon.arenaLog = ArenaLog(tracing: Set(trace)) { entry in
+                switch entry.kind {
+                case .trace: log.info("trace: \(entry)")
+                case .bug: log.error(.ours, "\(entry)")
+                }
+            }
             service = GesturedService(daemon: daemon, listener: listener,
                                       notifier: SystemdNotifier(environment: environment, log: log), log: log)
             try service.start()

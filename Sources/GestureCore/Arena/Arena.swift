@@ -31,9 +31,43 @@ public struct RecognizerFilter: Sendable, Equatable {
     }
 }
 
+/// Where an arena says how it decides: the trace of the recognizers it is asked
+/// to follow (`name: old → event → new (reason)`) and bugs (a recognizer proposing
+/// what its state forbids), as libinput logs its own. Without one, an arena
+/// builds no text at all and only counts bugs.
+public final class ArenaLog {
+    /// Recognizer names to trace; `all` in it traces every one.
+    public let traced: Set<String>
+    private let write: (ArenaLogEntry) -> Void
+
+    public init(tracing traced: Set<String>, write: @escaping (ArenaLogEntry) -> Void) {
+        self.traced = traced
+        self.write = write
+    }
+
+    public func traces(_ name: String) -> Bool { traced.contains("all") || traced.contains(name) }
+
+    func callAsFunction(_ entry: ArenaLogEntry) { write(entry) }
+}
+
+/// One line of an arena's log.
+public struct ArenaLogEntry: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case trace, bug }
+    public var kind: Kind
+    public var time: EventTime
+    public var device: String
+    /// `name: old → event → new (reason)`, or what a bug was.
+    public var text: String
+
+    public var description: String { "\(time) \(device): \(text)" }
+}
+
 /// Owns the recognizers of one device, feeds them frames and time, and applies
 /// the rules of DESIGN.md "The arena": exclusion, require-to-fail, simultaneity,
 /// prevention. Pure: frames and times in, events out.
+///
+/// Every event a recognizer gets goes through `dispatch`, which applies the rules
+/// all recognizers share and traces the transition.
 public final class Arena {
     public struct Member {
         public let name: String
@@ -54,6 +88,8 @@ public final class Arena {
         /// Decisions held for earlier sequences, waiting for requirements to fail
         /// while the recognizer itself has moved on to the next sequence.
         var pending: [Pending] = []
+        /// Its transitions go to the log.
+        var traced = false
         public var state: GestureState {
             switch status {
             case .idle, .possible, .held: .possible
@@ -63,7 +99,7 @@ public final class Arena {
         }
     }
 
-    enum Status: Equatable {
+    enum Status: Equatable, CustomStringConvertible {
         /// Not taking part in the current sequence.
         case idle
         case possible
@@ -76,7 +112,17 @@ public final class Arena {
         var undecided: Bool {
             switch self {
             case .possible, .held: true
-            default: false
+            case .idle, .active, .done: false
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .idle: "idle"
+            case .possible: "possible"
+            case .held: "held"
+            case .active: "active"
+            case .done(let s): s.rawValue
             }
         }
     }
@@ -98,20 +144,31 @@ public final class Arena {
     public let device: String
     private var sequence: UInt64 = 0
     private var sequenceLive = false
+    /// The most fingers down at once in the current sequence.
+    private var sequenceMaxFingers = 0
     private var lastLocation = Point.zero
     private var lastNormalised = Point.zero
     private var lastFingers = 0
-    /// Diagnostics: every transition the arena applied, `name: old → new (why)`,
-    /// kept only when `tracing` is on.
-    public var tracing = false
-    public private(set) var trace: [String] = []
+    /// What timeouts are handed with: a frame without touches.
+    private var quiet: TouchFrame
+    /// Where traces and bugs go; nil: nowhere, at no cost.
+    public var log: ArenaLog? {
+        didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
+    }
+    /// Impossible (state, proposal) pairs seen: recognizer bugs.
+    public private(set) var bugs = 0
 
-    public init(device: String) { self.device = device }
+    public init(device: String) {
+        self.device = device
+        quiet = TouchFrame(time: .zero, device: device, touches: [], areaMM: .zero)
+    }
 
     /// Adds a recognizer. Relations refer to members by index in adding order.
     public func add(name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
                     relations: Relations = Relations()) {
-        members.append(Member(name: name, recognizer: recognizer, filter: filter, relations: relations))
+        var m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
+        m.traced = log?.traces(name) ?? false
+        members.append(m)
         rebuildRelations()
     }
 
@@ -151,12 +208,13 @@ public final class Arena {
                 if let d = m.recognizer.deadline, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
             guard let (i, at) = pick else { return }
-            let p = members[i].recognizer.timeout(at: at)
-            apply(p, to: i, at: at, into: &events)
+            quiet.time = at
+            dispatch(i, .timeout(at), quiet, into: &events)
             if members[i].status == .possible || members[i].status == .active,
                let d = members[i].recognizer.deadline, d <= at {
                 // A recognizer that does not move its deadline would spin here.
-                fail(i, "internal: timer at \(at) did not advance", at: at, into: &events)
+                bug("\(members[i].name): its timer at \(at) did not advance", at: at)
+                fail(i, .arena(.timerDidNotAdvance(at)), at: at, into: &events)
             }
         }
     }
@@ -165,37 +223,40 @@ public final class Arena {
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
         if !sequenceLive && frame.began { startSequence(frame) }
+        let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
+        sequenceMaxFingers = input.maxFingers
         lastLocation = frame.centroid
         lastNormalised = frame.centroidNormalised
-        lastFingers = max(frame.liveCount, frame.touches.count == 0 ? 0 : 1)
+        lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
+        quiet.areaMM = frame.areaMM
         for i in members.indices {
             guard members[i].sequence == sequence else { continue }
             switch members[i].status {
             case .possible, .active, .held:
-                let p = members[i].recognizer.handle(frame)
-                apply(p, to: i, at: frame.time, into: &events)
+                dispatch(i, .frame(input), frame, into: &events)
             case .idle, .done:
                 continue
             }
         }
-        if frame.isLast && sequenceLive {
+        if input.isLast && sequenceLive {
             sequenceLive = false
             for i in members.indices where members[i].sequence == sequence {
                 if members[i].status == .active {
                     // A continuous gesture must end when its touches are gone.
                     members[i].status = .done(.cancelled)
-                    emit(i, .cancelled, at: frame.time, report: nil, reason: "touches ended without the recognizer ending", into: &events)
+                    emit(i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive), into: &events)
                 } else if members[i].status == .possible && members[i].recognizer.deadline == nil {
-                    fail(i, "touches lifted before the gesture was complete", at: frame.time, into: &events)
+                    fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
             }
-        } else if frame.liveCount > 0 {
+        } else if input.fingers > 0 {
             sequenceLive = true
         }
     }
 
-    /// Cancels everything in flight (device removed, daemon stopping).
-    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
+    /// Cancels everything in flight (device removed, config reloaded, daemon stopping).
+    public func cancelAll(at time: EventTime, because teardown: Teardown, into events: inout [GestureEvent]) {
+        let reason = Reason.teardown(teardown)
         for i in members.indices {
             switch members[i].status {
             case .active:
@@ -218,11 +279,77 @@ public final class Arena {
         sequenceLive = false
     }
 
+    /// `cancelAll` with the reason in the caller's words.
+    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
+        cancelAll(at: time, because: .other(reason), into: &events)
+    }
+
+    // MARK: - The dispatcher
+
+    /// Every event a recognizer gets comes through here: the rules every
+    /// recognizer shares are applied first (a cancelled touch; more fingers than
+    /// it takes, or fewer than it needs at the last lift, while it is possible),
+    /// then the recognizer's own machine; the arena applies what it proposes.
+    private func dispatch(_ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
+                          into events: inout [GestureEvent]) {
+        let r = members[i].recognizer
+        let traced = members[i].traced
+        let before = traced ? r.stateDescription : ""
+        var shared = false
+        let p: Proposal
+        if case .frame(let input) = event, let rule = sharedRule(i, input) {
+            p = rule
+            shared = true
+        } else {
+            p = r.handle(event, frame)
+        }
+        if traced {
+            let after = shared ? "—" : r.stateDescription
+            if before != after || !Self.isQuiet(p) {
+                trace("\(members[i].name): \(before) → \(event) → \(after)\(Self.summary(p))", at: frame.time)
+            }
+        }
+        apply(p, to: i, at: frame.time, into: &events)
+    }
+
+    private func sharedRule(_ i: Int, _ input: TouchInput) -> Proposal? {
+        let status = members[i].status
+        if input.change == .cancel {
+            return status == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
+        }
+        guard status == .possible else { return nil }
+        let r = members[i].recognizer
+        let allowed = r.fingers
+        if input.maxFingers > allowed.upperBound || (input.isLast && input.maxFingers < allowed.lowerBound) {
+            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: r.kind))
+        }
+        return nil
+    }
+
+    private static func isQuiet(_ p: Proposal) -> Bool {
+        switch p {
+        case .none, .change: true
+        case .begin, .end, .recognize, .fail, .cancel: false
+        }
+    }
+
+    private static func summary(_ p: Proposal) -> String {
+        switch p {
+        case .none, .change: ""
+        case .begin: ": proposes to begin"
+        case .end: ": proposes to end"
+        case .recognize: ": proposes to be recognized"
+        case .fail(let r): ": fails (\(r))"
+        case .cancel(let r): ": cancels (\(r))"
+        }
+    }
+
     // MARK: - Rules
 
     private func startSequence(_ frame: borrowing TouchFrame) {
         sequence &+= 1
         sequenceLive = true
+        sequenceMaxFingers = 0
         let start = frame.centroidNormalised
         for i in members.indices {
             let accepts = members[i].filter.accepts(device: device, start: start)
@@ -235,7 +362,7 @@ public final class Arena {
                 // Its decision about the last sequence waits on; the recognizer
                 // itself is free to watch this one.
                 members[i].pending.append(Pending(held: h, sequence: members[i].sequence))
-                record("\(members[i].name): held decision kept for sequence \(members[i].sequence)")
+                trace("\(members[i].name): held decision kept for sequence \(members[i].sequence)", of: i, at: frame.time)
             case .idle, .done, .active:
                 break
             }
@@ -251,47 +378,52 @@ public final class Arena {
         }
     }
 
+    /// Applies what a recognizer proposes, in its status. A proposal its status
+    /// forbids (a change before a begin, anything after it decided) is a bug in
+    /// that recognizer: logged and dropped.
     private func apply(_ p: Proposal, to i: Int, at time: EventTime, into events: inout [GestureEvent]) {
-        switch p {
-        case .none:
+        let status = members[i].status
+        switch (p, status) {
+        case (.none, _):
             return
-        case .fail(let reason):
-            if members[i].status.undecided { fail(i, reason, at: time, into: &events) }
-        case .cancel(let reason):
-            switch members[i].status {
-            case .active:
-                members[i].status = .done(.cancelled)
-                emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
-            case .possible, .held:
-                fail(i, reason, at: time, into: &events)
-            default: break
-            }
-        case .begin(let r), .recognize(let r):
-            let discrete: Bool = if case .recognize = p { true } else { false }
-            switch members[i].status {
-            case .possible:
-                transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
-            case .held(var h):
-                h.report = r
-                members[i].status = .held(h)
-            default: break
-            }
-        case .change(let r):
-            switch members[i].status {
-            case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
-            case .held(var h): h.report = r; members[i].status = .held(h)
-            default: break
-            }
-        case .end(let r):
-            switch members[i].status {
-            case .active:
-                members[i].status = .done(.ended)
-                emit(i, .ended, at: time, report: r, reason: nil, into: &events)
-            case .held(var h):
-                h.ended = r
-                members[i].status = .held(h)
-            default: break
-            }
+        case (.fail(let reason), .possible), (.fail(let reason), .held),
+             (.cancel(let reason), .possible), (.cancel(let reason), .held):
+            fail(i, reason, at: time, into: &events)
+        case (.cancel(let reason), .active):
+            members[i].status = .done(.cancelled)
+            emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
+        case (.begin(let r), .possible):
+            transition(i, Held(report: r, discrete: false), at: time, into: &events)
+        case (.recognize(let r), .possible):
+            transition(i, Held(report: r, discrete: true), at: time, into: &events)
+        case (.begin(let r), .held(var h)), (.recognize(let r), .held(var h)), (.change(let r), .held(var h)):
+            h.report = r
+            members[i].status = .held(h)
+        case (.change(let r), .active):
+            emit(i, .changed, at: time, report: r, reason: nil, into: &events)
+        case (.end(let r), .active):
+            members[i].status = .done(.ended)
+            emit(i, .ended, at: time, report: r, reason: nil, into: &events)
+        case (.end(let r), .held(var h)):
+            h.ended = r
+            members[i].status = .held(h)
+        case (.fail, .active), (.fail, .idle), (.fail, .done), (.cancel, .idle), (.cancel, .done),
+             (.begin, .active), (.begin, .idle), (.begin, .done), (.recognize, .active), (.recognize, .idle),
+             (.recognize, .done), (.change, .possible), (.change, .idle), (.change, .done),
+             (.end, .possible), (.end, .idle), (.end, .done):
+            bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(status); dropped", at: time)
+        }
+    }
+
+    private static func name(_ p: Proposal) -> String {
+        switch p {
+        case .none: "nothing"
+        case .begin: "begin"
+        case .change: "change"
+        case .end: "end"
+        case .recognize: "recognize"
+        case .fail(let r): "fail (\(r))"
+        case .cancel(let r): "cancel (\(r))"
         }
     }
 
@@ -300,12 +432,12 @@ public final class Arena {
     private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
         for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
             members[i].status = .held(h)
-            record("\(members[i].name): possible → held (waits for \(members[j].name) to fail)")
+            trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
         for j in members.indices where j != i && members[j].status == .active
             && members[j].sequence == members[i].sequence && preventing(j, i) {
-            fail(i, "prevented: \(members[j].name) began first", at: time, into: &events)
+            fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
         commit(i, h, at: time, into: &events)
@@ -328,23 +460,23 @@ public final class Arena {
             }
         }
         let name = members[i].name
-        let what = h.discrete ? "was recognized" : "began"
+        let began = !h.discrete
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
             if members[j].status.undecided {
-                fail(j, "requires \(name) to fail, but \(name) \(what)", at: time, into: &events)
+                fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
-            dropPending(of: j, from: members[i].decisionStart, because: "requires \(name) to fail, but \(name) \(what)",
+            dropPending(of: j, from: members[i].decisionStart, because: .arena(.requirementSucceeded(name, began: began)),
                         at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
         for j in members.indices where j != i && members[j].status.undecided
             && members[j].sequence == members[i].sequence && preventing(i, j) {
-            fail(j, "excluded: \(name) \(what) first", at: time, into: &events)
+            fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
         }
     }
 
-    private func fail(_ i: Int, _ reason: String, at time: EventTime, into events: inout [GestureEvent]) {
+    private func fail(_ i: Int, _ reason: Reason, at time: EventTime, into events: inout [GestureEvent]) {
         members[i].status = .done(.failed)
         members[i].failedThrough = max(members[i].failedThrough, members[i].sequence)
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
@@ -352,7 +484,7 @@ public final class Arena {
         for k in members[i].requiredBy {
             if case .held(let h) = members[k].status,
                members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: members[k].sequence) }) {
-                record("\(members[k].name): held → released (\(members[i].name) failed)")
+                trace("\(members[k].name): held → released (\(members[i].name) failed)", of: k, at: time)
                 members[k].status = .possible
                 transition(k, h, at: time, into: &events)
             }
@@ -374,24 +506,24 @@ public final class Arena {
             let p = members[k].pending[n]
             guard members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: p.sequence) }) else { n += 1; continue }
             members[k].pending.remove(at: n)
-            record("\(members[k].name): held decision for sequence \(p.sequence) released")
+            trace("\(members[k].name): held decision for sequence \(p.sequence) released", of: k, at: time)
             if p.held.discrete {
                 emit(k, .recognized, at: time, report: p.held.report, reason: nil, into: &events)
             } else {
                 emit(k, .began, at: time, report: p.held.report, reason: nil, into: &events)
                 emit(k, p.held.ended == nil ? .cancelled : .ended, at: time, report: p.held.ended,
-                     reason: p.held.ended == nil ? "its touches were gone when it was released" : nil, into: &events)
+                     reason: p.held.ended == nil ? .arena(.touchesGoneWhenReleased) : nil, into: &events)
             }
             let name = members[k].name
             for j in members[k].requiredBy {
-                dropPending(of: j, from: 0, upTo: p.sequence, because: "requires \(name) to fail, but \(name) was recognized",
+                dropPending(of: j, from: 0, upTo: p.sequence, because: .arena(.requirementSucceeded(name, began: false)),
                             at: time, into: &events)
             }
         }
     }
 
     /// Fails the held decisions of `j` about sequences in `from…upTo`.
-    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: String, at time: EventTime,
+    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
                              into events: inout [GestureEvent]) {
         guard !members[j].pending.isEmpty else { return }
         var n = 0
@@ -406,10 +538,10 @@ public final class Arena {
         }
     }
 
-    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: String?,
+    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: Reason?,
                       into events: inout [GestureEvent]) {
         let m = members[i]
-        record("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")")
+        if m.traced { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
         events.append(GestureEvent(
             name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
@@ -417,7 +549,18 @@ public final class Arena {
             detail: report?.detail ?? .none, reason: reason))
     }
 
-    private func record(_ line: @autoclosure () -> String) {
-        if tracing { trace.append(line()) }
+    // MARK: - Log
+
+    private func trace(_ text: @autoclosure () -> String, of i: Int, at time: EventTime) {
+        if members[i].traced { trace(text(), at: time) }
+    }
+
+    private func trace(_ text: String, at time: EventTime) {
+        log?(ArenaLogEntry(kind: .trace, time: time, device: device, text: text))
+    }
+
+    private func bug(_ text: String, at time: EventTime) {
+        bugs += 1
+        log?(ArenaLogEntry(kind: .bug, time: time, device: device, text: text))
     }
 }
