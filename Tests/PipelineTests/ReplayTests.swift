@@ -106,8 +106,12 @@ struct ReplayTests {
                       "wetab.event"])
     func noRecordingInventsAShape(file: String) throws {
         let events = try replay(file)
-        let invented = events.filter { Self.shapeKinds.contains($0.kind) && $0.state == .recognized }
+        let shapes = events.filter { Self.shapeKinds.contains($0.kind) }
+        let invented = shapes.filter { $0.state == .recognized }
         #expect(invented.isEmpty, "\(invented.map(\.json))")
+        // The shapes looked and failed, each with a reason.
+        #expect(!shapes.isEmpty)
+        #expect(shapes.allSatisfy { $0.state == .failed && $0.cause != nil }, "\(shapes.map(\.json))")
     }
 
     @Test func everyFailureSaysWhy() throws {
