@@ -41,17 +41,11 @@ public final class CheckmarkRecognizer: Recognizer {
         case bent(Double, Double, max: Double)
     }
 
-    enum State {
-        /// Following the finger; the stroke is in `tracker`.
-        case drawing
-        case done
-    }
 
     public let kind = GestureKind.checkmark
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
-    private var state = State.drawing
-    private var tracker = SingleFingerTracker()
+    private let drawing = ShapeDrawing()
     private var samples: [Point] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 48
@@ -65,35 +59,18 @@ public final class CheckmarkRecognizer: Recognizer {
         samples.reserveCapacity(CheckmarkRecognizer.sampleCount)
     }
 
-    public func reset() {
-        state = .drawing
-        tracker.reset()
-    }
+    public func reset() { drawing.reset() }
 
-    public var stateDescription: String {
-        switch state {
-        case .drawing: "drawing(\(tracker.stroke.count) points)"
-        case .done: "done"
-        }
-    }
+    public var stateDescription: String { drawing.description }
 
     public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
-        switch (state, event) {
-        case (.drawing, .frame):
-            switch tracker.follow(frame, maxDuration: parameters.maxDuration) {
-            case .pending: return .none
-            case .failed(let why): state = .done; return .fail(why)
-            case .lifted: state = .done; return decide()
-            }
-        case (.drawing, .timeout), (.done, _):
-            return .none
-        }
+        drawing.handle(event, frame, maxDuration: parameters.maxDuration, decide: decide)
     }
 
     /// The decision on a finished stroke.
     public func decide() -> Proposal {
         if let f = failure() { return .fail(.checkmark(f)) }
-        return .recognize(tracker.report(.checkmark(vertex: vertex), at: vertex))
+        return .recognize(drawing.tracker.report(.checkmark(vertex: vertex), at: vertex))
     }
 
     /// The vertex of the last stroke judged.
@@ -102,7 +79,7 @@ public final class CheckmarkRecognizer: Recognizer {
     private func failure() -> Failure? {
         var e = Evidence()
         defer { lastEvidence = e }
-        let stroke = tracker.stroke
+        let stroke = drawing.tracker.stroke
         guard stroke.count >= 5 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
         smooth(&samples)

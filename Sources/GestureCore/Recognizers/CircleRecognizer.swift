@@ -45,17 +45,11 @@ public final class CircleRecognizer: Recognizer {
         case corners(Double, max: Double)
     }
 
-    enum State {
-        /// Following the finger; the stroke is in `tracker`.
-        case drawing
-        case done
-    }
 
     public let kind = GestureKind.circle
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
-    private var state = State.drawing
-    private var tracker = SingleFingerTracker()
+    private let drawing = ShapeDrawing()
     private var samples: [Point] = []
     private var turns: [Double] = []
     private var sharpest: [Int] = []
@@ -77,35 +71,18 @@ public final class CircleRecognizer: Recognizer {
         sharpest.reserveCapacity(CircleRecognizer.sampleCount)
     }
 
-    public func reset() {
-        state = .drawing
-        tracker.reset()
-    }
+    public func reset() { drawing.reset() }
 
-    public var stateDescription: String {
-        switch state {
-        case .drawing: "drawing(\(tracker.stroke.count) points)"
-        case .done: "done"
-        }
-    }
+    public var stateDescription: String { drawing.description }
 
     public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
-        switch (state, event) {
-        case (.drawing, .frame):
-            switch tracker.follow(frame, maxDuration: parameters.maxDuration) {
-            case .pending: return .none
-            case .failed(let why): state = .done; return .fail(why)
-            case .lifted: state = .done; return decide()
-            }
-        case (.drawing, .timeout), (.done, _):
-            return .none
-        }
+        drawing.handle(event, frame, maxDuration: parameters.maxDuration, decide: decide)
     }
 
     /// The decision on a finished stroke.
     public func decide() -> Proposal {
         if let f = failure() { return .fail(.circle(f)) }
-        return .recognize(tracker.report(.circle(center: fit.center, radiusMM: fit.radius, fitError: fit.error,
+        return .recognize(drawing.tracker.report(.circle(center: fit.center, radiusMM: fit.radius, fitError: fit.error,
                                                  clockwise: fit.swept > 0, sweptDegrees: abs(fit.swept)), at: fit.center))
     }
 
@@ -115,7 +92,7 @@ public final class CircleRecognizer: Recognizer {
     private func failure() -> Failure? {
         var e = Evidence()
         defer { lastEvidence = e }
-        let stroke = tracker.stroke
+        let stroke = drawing.tracker.stroke
         guard stroke.count >= 8 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples, passes: 2)

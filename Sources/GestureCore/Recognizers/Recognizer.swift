@@ -231,6 +231,46 @@ struct SingleFingerTracker {
     }
 }
 
+/// The state machine of a one-finger shape decided at lift (circle, checkmark):
+/// it follows its finger while the shape is drawn, fails a stroke that takes
+/// longer than the shape may, and hands the stroke to `decide` at the lift.
+final class ShapeDrawing: CustomStringConvertible {
+    enum State {
+        /// Following the finger; the stroke is in `tracker`.
+        case drawing
+        case done
+    }
+
+    private(set) var state = State.drawing
+    private(set) var tracker = SingleFingerTracker()
+
+    func reset() {
+        state = .drawing
+        tracker.reset()
+    }
+
+    func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame, maxDuration: Millis,
+                decide: () -> Proposal) -> Proposal {
+        switch (state, event) {
+        case (.drawing, .frame):
+            switch tracker.follow(frame, maxDuration: maxDuration) {
+            case .pending: return .none
+            case .failed(let why): state = .done; return .fail(why)
+            case .lifted: state = .done; return decide()
+            }
+        case (.drawing, .timeout), (.done, _):
+            return .none
+        }
+    }
+
+    var description: String {
+        switch state {
+        case .drawing: "drawing(\(tracker.stroke.count) points)"
+        case .done: "done"
+        }
+    }
+}
+
 /// The translation of the centroid of the fingers down, carried across changes of
 /// the set of fingers: a finger landing or lifting (or one lifting while another
 /// lands, in one frame) moves the centroid without anything having moved.
