@@ -52,6 +52,10 @@ struct Gestured: ParsableCommand {
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
             throw ExitCode(1)
         }
+        let known = Set(configuration.recognizers.map(\.name))
+        for name in trace where name != "all" && !known.contains(name) {
+            log.warning(.config, "--trace \(name): no recognizer of that name in \(configuration.source); it is traced if a reload adds one")
+        }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment

@@ -28,10 +28,14 @@ struct StateMachineTests {
         s.down(0, at: mm(50, 50)); s.sync()
         s.move(0, to: mm(58, 50)); s.sync()
         s.up(0); s.sync()
-        #expect(s.trace.contains("tap: idle → down(1) → touching(tap 1, moved 0.0 mm)"), "\(s.trace)")
-        #expect(s.trace.contains("tap: touching(tap 1, moved 0.0 mm) → move(1) → done: fails (moved 8.0 mm > 5.0 mm)"))
-        #expect(s.trace.contains("pan: tracking(0.0 mm) → move(1) → panning: proposes to begin"))
-        #expect(s.trace.contains("pan: began"))
+        #expect(s.trace == ["tap: idle → down(1) → touching(tap 1)",
+                            "pan: idle → down(1) → tracking",
+                            "tap: touching(tap 1) → move(1) → done (moved 8.0 mm > 5.0 mm)",
+                            "tap: failed (moved 8.0 mm > 5.0 mm)",
+                            "pan: tracking → move(1) → panning: proposes to begin",
+                            "pan: began",
+                            "pan: panning → lift(0) → done: proposes to end",
+                            "pan: ended"], "\(s.trace)")
         #expect(s.log(without: .changed) == ["tap failed", "pan began", "pan ended"])
     }
 
@@ -83,6 +87,11 @@ struct StateMachineTests {
         #expect(spy.events.isEmpty, "two fingers for a one-finger recognizer: it is not even asked")
         #expect(events.map(\.cause) == [.fingers(2, allowed: 1...1, kind: .tap)])
         #expect(events.first?.reason == "2 fingers > 1")
+        var lines: [String] = []
+        arena.log = ArenaLog(tracing: ["all"]) { lines.append($0.text) }
+        arena.handle(frame(.ended, .ended), into: &events)
+        arena.handle(frame(.began, .began, .began), into: &events)
+        #expect(lines == ["one: quiet → down(3) → failed (3 fingers > 1)"], "the rule's line, once")
     }
 }
 

@@ -157,6 +157,8 @@ public final class Arena {
     }
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
+    /// The dispatcher traced the outcome of a shared rule already.
+    private var outcomeTraced = false
 
     public init(device: String) {
         self.device = device
@@ -304,12 +306,20 @@ public final class Arena {
             p = r.handle(event, frame)
         }
         if traced {
-            let after = shared ? "—" : r.stateDescription
-            if before != after || !Self.isQuiet(p) {
-                trace("\(members[i].name): \(before) → \(event) → \(after)\(Self.summary(p))", at: frame.time)
+            if shared {
+                // The rule decided, not the recognizer: the line says what became of it.
+                let outcome = members[i].status == .active ? "cancelled" : "failed"
+                trace("\(members[i].name): \(before) → \(event) → \(outcome)\(Self.summary(p))", at: frame.time)
+                outcomeTraced = true
+            } else {
+                let after = r.stateDescription
+                if before != after || !Self.isQuiet(p) {
+                    trace("\(members[i].name): \(before) → \(event) → \(after)\(Self.summary(p))", at: frame.time)
+                }
             }
         }
         apply(p, to: i, at: frame.time, into: &events)
+        outcomeTraced = false
     }
 
     private func sharedRule(_ i: Int, _ input: TouchInput) -> Proposal? {
@@ -339,8 +349,7 @@ public final class Arena {
         case .begin: ": proposes to begin"
         case .end: ": proposes to end"
         case .recognize: ": proposes to be recognized"
-        case .fail(let r): ": fails (\(r))"
-        case .cancel(let r): ": cancels (\(r))"
+        case .fail(let r), .cancel(let r): " (\(r))"
         }
     }
 
@@ -541,7 +550,8 @@ public final class Arena {
     private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: Reason?,
                       into events: inout [GestureEvent]) {
         let m = members[i]
-        if m.traced { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
+        // Every frame of a pan is a change: the trace keeps to transitions.
+        if m.traced && !outcomeTraced && state != .changed { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
         events.append(GestureEvent(
             name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,

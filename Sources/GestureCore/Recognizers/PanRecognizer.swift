@@ -46,7 +46,7 @@ public final class PanRecognizer: Recognizer {
     public var stateDescription: String {
         switch state {
         case .idle: "idle"
-        case .tracking: "tracking(\(formatFixed(centroidTranslation.translation.length, decimals: 1)) mm)"
+        case .tracking: "tracking"
         case .panning: "panning"
         case .done: "done"
         }

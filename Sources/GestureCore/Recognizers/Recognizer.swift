@@ -265,7 +265,7 @@ final class ShapeDrawing: CustomStringConvertible {
 
     var description: String {
         switch state {
-        case .drawing: "drawing(\(tracker.stroke.count) points)"
+        case .drawing: "drawing"
         case .done: "done"
         }
     }

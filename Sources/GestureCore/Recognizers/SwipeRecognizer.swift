@@ -52,7 +52,7 @@ public final class SwipeRecognizer: Recognizer {
     public var stateDescription: String {
         switch state {
         case .idle: "idle"
-        case .tracking: "tracking(\(formatFixed(centroidTranslation.translation.length, decimals: 1)) mm)"
+        case .tracking: "tracking"
         case .done: "done"
         }
     }

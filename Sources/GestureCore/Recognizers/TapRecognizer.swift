@@ -67,7 +67,7 @@ public final class TapRecognizer: Recognizer {
     public var stateDescription: String {
         switch state {
         case .idle: "idle"
-        case .touching(let tap, _, let moved): "touching(tap \(tap), moved \(formatFixed(moved, decimals: 1)) mm)"
+        case .touching(let tap, _, _): "touching(tap \(tap))"
         case .waiting(let taps, _, _): "waiting(\(taps) of \(parameters.taps) taps)"
         case .done: "done"
         }
