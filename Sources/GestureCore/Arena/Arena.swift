@@ -69,14 +69,21 @@ public struct ArenaLogEntry: Sendable, CustomStringConvertible {
 /// Every event a recognizer gets goes through `dispatch`, which applies the rules
 /// all recognizers share and traces the transition.
 public final class Arena {
-    public struct Member {
+    /// One recognizer in the arena and what the arena knows of it. A class: the
+    /// per-frame path reads and writes its fields in place, never copying the
+    /// whole member (arrays, name and recognizer) out of the array.
+    public final class Member {
         public let name: String
         public let recognizer: any Recognizer
         public let filter: RecognizerFilter
-        public var relations: Relations
+        public internal(set) var relations: Relations
         var simultaneous: [Bool] = []
         var requiredBy: [Int] = []
-        var status: Status = .idle
+        var status: Status = .idle { didSet { phase = status.phase } }
+        /// `status` without its data: what the per-frame path looks at, cheap to read.
+        private(set) var phase = Phase.idle
+        /// The finger counts its recognizer takes (asked once: they never change).
+        let fingers: ClosedRange<Int>
         /// The latest touch sequence it takes part in.
         var sequence: UInt64 = 0
         /// The first sequence its current decision is about (a multi-tap's
@@ -90,6 +97,11 @@ public final class Arena {
         var pending: [Pending] = []
         /// Its transitions go to the log.
         var traced = false
+
+        init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
+            self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
+            fingers = recognizer.fingers
+        }
         public var state: GestureState {
             switch status {
             case .idle, .possible, .held: .possible
@@ -98,6 +110,8 @@ public final class Arena {
             }
         }
     }
+
+    enum Phase: UInt8 { case idle, possible, held, active, done }
 
     enum Status: Equatable, CustomStringConvertible {
         /// Not taking part in the current sequence.
@@ -108,6 +122,16 @@ public final class Arena {
         /// A continuous gesture that began.
         case active
         case done(GestureState)
+
+        var phase: Phase {
+            switch self {
+            case .idle: .idle
+            case .possible: .possible
+            case .held: .held
+            case .active: .active
+            case .done: .done
+            }
+        }
 
         var undecided: Bool {
             switch self {
@@ -168,7 +192,7 @@ public final class Arena {
     /// Adds a recognizer. Relations refer to members by index in adding order.
     public func add(name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
                     relations: Relations = Relations()) {
-        var m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
+        let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
         m.traced = log?.traces(name) ?? false
         members.append(m)
         rebuildRelations()
@@ -196,7 +220,7 @@ public final class Arena {
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {
         var best: EventTime?
-        for m in members where m.status == .possible || m.status == .active {
+        for m in members where m.phase == .possible || m.phase == .active {
             if let d = m.recognizer.deadline, best == nil || d < best! { best = d }
         }
         return best
@@ -206,13 +230,13 @@ public final class Arena {
     public func advance(to time: EventTime, into events: inout [GestureEvent]) {
         while true {
             var pick: (index: Int, at: EventTime)?
-            for (i, m) in members.enumerated() where m.status == .possible || m.status == .active {
+            for (i, m) in members.enumerated() where m.phase == .possible || m.phase == .active {
                 if let d = m.recognizer.deadline, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
             guard let (i, at) = pick else { return }
             quiet.time = at
             dispatch(i, .timeout(at), quiet, into: &events)
-            if members[i].status == .possible || members[i].status == .active,
+            if members[i].phase == .possible || members[i].phase == .active,
                let d = members[i].recognizer.deadline, d <= at {
                 // A recognizer that does not move its deadline would spin here.
                 bug("\(members[i].name): its timer at \(at) did not advance", at: at)
@@ -233,7 +257,7 @@ public final class Arena {
         quiet.areaMM = frame.areaMM
         for i in members.indices {
             guard members[i].sequence == sequence else { continue }
-            switch members[i].status {
+            switch members[i].phase {
             case .possible, .active, .held:
                 dispatch(i, .frame(input), frame, into: &events)
             case .idle, .done:
@@ -243,11 +267,11 @@ public final class Arena {
         if input.isLast && sequenceLive {
             sequenceLive = false
             for i in members.indices where members[i].sequence == sequence {
-                if members[i].status == .active {
+                if members[i].phase == .active {
                     // A continuous gesture must end when its touches are gone.
                     members[i].status = .done(.cancelled)
                     emit(i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive), into: &events)
-                } else if members[i].status == .possible && members[i].recognizer.deadline == nil {
+                } else if members[i].phase == .possible && members[i].recognizer.deadline == nil {
                     fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
             }
@@ -308,7 +332,7 @@ public final class Arena {
         if traced {
             if shared {
                 // The rule decided, not the recognizer: the line says what became of it.
-                let outcome = members[i].status == .active ? "cancelled" : "failed"
+                let outcome = members[i].phase == .active ? "cancelled" : "failed"
                 trace("\(members[i].name): \(before) → \(event) → \(outcome)\(Self.summary(p))", at: frame.time)
                 outcomeTraced = true
             } else {
@@ -319,19 +343,18 @@ public final class Arena {
             }
         }
         apply(p, to: i, at: frame.time, into: &events)
-        outcomeTraced = false
+        if traced { outcomeTraced = false }
     }
 
     private func sharedRule(_ i: Int, _ input: TouchInput) -> Proposal? {
-        let status = members[i].status
+        let phase = members[i].phase
         if input.change == .cancel {
-            return status == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
+            return phase == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
         }
-        guard status == .possible else { return nil }
-        let r = members[i].recognizer
-        let allowed = r.fingers
+        guard phase == .possible else { return nil }
+        let allowed = members[i].fingers
         if input.maxFingers > allowed.upperBound || (input.isLast && input.maxFingers < allowed.lowerBound) {
-            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: r.kind))
+            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: members[i].recognizer.kind))
         }
         return nil
     }
@@ -391,37 +414,51 @@ public final class Arena {
     /// forbids (a change before a begin, anything after it decided) is a bug in
     /// that recognizer: logged and dropped.
     private func apply(_ p: Proposal, to i: Int, at time: EventTime, into events: inout [GestureEvent]) {
-        let status = members[i].status
-        switch (p, status) {
-        case (.none, _):
+        switch p {
+        case .none:
             return
-        case (.fail(let reason), .possible), (.fail(let reason), .held),
-             (.cancel(let reason), .possible), (.cancel(let reason), .held):
-            fail(i, reason, at: time, into: &events)
-        case (.cancel(let reason), .active):
-            members[i].status = .done(.cancelled)
-            emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
-        case (.begin(let r), .possible):
-            transition(i, Held(report: r, discrete: false), at: time, into: &events)
-        case (.recognize(let r), .possible):
-            transition(i, Held(report: r, discrete: true), at: time, into: &events)
-        case (.begin(let r), .held(var h)), (.recognize(let r), .held(var h)), (.change(let r), .held(var h)):
-            h.report = r
-            members[i].status = .held(h)
-        case (.change(let r), .active):
-            emit(i, .changed, at: time, report: r, reason: nil, into: &events)
-        case (.end(let r), .active):
-            members[i].status = .done(.ended)
-            emit(i, .ended, at: time, report: r, reason: nil, into: &events)
-        case (.end(let r), .held(var h)):
-            h.ended = r
-            members[i].status = .held(h)
-        case (.fail, .active), (.fail, .idle), (.fail, .done), (.cancel, .idle), (.cancel, .done),
-             (.begin, .active), (.begin, .idle), (.begin, .done), (.recognize, .active), (.recognize, .idle),
-             (.recognize, .done), (.change, .possible), (.change, .idle), (.change, .done),
-             (.end, .possible), (.end, .idle), (.end, .done):
-            bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(status); dropped", at: time)
+        case .fail(let reason):
+            switch members[i].phase {
+            case .possible, .held: fail(i, reason, at: time, into: &events)
+            case .active, .idle, .done: forbidden(p, i, at: time)
+            }
+        case .cancel(let reason):
+            switch members[i].phase {
+            case .possible, .held:
+                fail(i, reason, at: time, into: &events)
+            case .active:
+                members[i].status = .done(.cancelled)
+                emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
+            case .idle, .done:
+                forbidden(p, i, at: time)
+            }
+        case .begin(let r), .recognize(let r):
+            let discrete: Bool = if case .recognize = p { true } else { false }
+            switch members[i].status {
+            case .possible: transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
+            case .held(var h): h.report = r; members[i].status = .held(h)
+            case .active, .idle, .done: forbidden(p, i, at: time)
+            }
+        case .change(let r):
+            switch members[i].status {
+            case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
+            case .held(var h): h.report = r; members[i].status = .held(h)
+            case .possible, .idle, .done: forbidden(p, i, at: time)
+            }
+        case .end(let r):
+            switch members[i].status {
+            case .active:
+                members[i].status = .done(.ended)
+                emit(i, .ended, at: time, report: r, reason: nil, into: &events)
+            case .held(var h): h.ended = r; members[i].status = .held(h)
+            case .possible, .idle, .done: forbidden(p, i, at: time)
+            }
         }
+    }
+
+    /// A proposal the member's status forbids: a bug in its recognizer.
+    private func forbidden(_ p: Proposal, _ i: Int, at time: EventTime) {
+        bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].status); dropped", at: time)
     }
 
     private static func name(_ p: Proposal) -> String {
@@ -444,7 +481,7 @@ public final class Arena {
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
-        for j in members.indices where j != i && members[j].status == .active
+        for j in members.indices where j != i && members[j].phase == .active
             && members[j].sequence == members[i].sequence && preventing(j, i) {
             fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
@@ -504,7 +541,7 @@ public final class Arena {
     /// Whether member `j` no longer stands in the way of sequence `s`: its
     /// decisions about it failed, or it sat it out.
     private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
-        members[j].failedThrough >= s || (members[j].status == .idle && members[j].sequence >= s)
+        members[j].failedThrough >= s || (members[j].phase == .idle && members[j].sequence >= s)
     }
 
     /// Emits the held decisions of `k` about earlier sequences whose requirements
