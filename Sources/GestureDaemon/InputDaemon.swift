@@ -2,6 +2,7 @@ import CLinux
 import GestureCore
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 extension DevicePipeline: RawEventSink {}
 
@@ -183,6 +184,9 @@ public final class InputDaemon {
             log.info("skipping \(node.devnode ?? node.sysname): \(SkipReason.noPositionAxes)")
             return nil
         }
+        if let problems = evdev.description.axisProblems {
+            log.warning(.device, "\(node.devnode ?? node.sysname) '\(evdev.description.name)': \(problems)")
+        }
         if geometry.sizeSource == .fallback {
             log.warning(.config, "'\(evdev.description.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.")
         }
@@ -214,8 +218,12 @@ public final class InputDaemon {
 
     private func handleInput(_ device: LiveDevice, _ events: EventLoop.Events) {
         let dropped = device.evdev.droppedCount
+        let clamped = device.pipeline.decoder.clampedCount
         let outcome = device.evdev.read(into: device.pipeline)
         publish(device.pipeline)
+        if clamped == 0, let first = device.pipeline.decoder.firstClamped {
+            log.warning(.device, "\(device.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)")
+        }
         if device.evdev.droppedCount != dropped {
             log.warning(.system, "\(device.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled")
         }

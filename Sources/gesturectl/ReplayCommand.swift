@@ -3,6 +3,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,42 +30,51 @@ struct ReplayCommand: ParsableCommand {
         for name in trace where name != "all" && !known.contains(name) {
             throw CleanExit.message("gesturectl replay: --trace \(name): no recognizer of that name in \(configuration.source); known: \(known.joined(separator: ", "))", code: 1)
         }
-        // Trace lines and recognizer bugs go to stderr as they happen.
+        // Each event is written as it is decided, through a small buffer: a
+        // recording of any length replays in bounded memory.
+        var out = OutputBuffer()
+        // Trace lines and recognizer bugs go to stderr as they happen, after the
+        // events decided before them.
         let log = ArenaLog(tracing: Set(trace)) { entry in
+            out.flush()
             let line = entry.kind == .bug ? "gesturectl: bug in a recognizer: \(entry)\n" : "trace: \(entry)\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        var out = ""
         for (i, path) in recordings.enumerated() {
-            let events: [GestureEvent]
             do {
-                events = try Replay.run(recording: path, descPath: desc, configuration: configuration,
-                                        serial: UInt32(i), log: log) { warning in
+                try Replay.stream(recording: path, descPath: desc, configuration: configuration,
+                                  serial: UInt32(truncatingIfNeeded: i), log: log) { warning in
+                    out.flush()
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
+                } emit: { e in
+                    guard failures || e.state != .failed else { return }
+                    out.append(e.json)
+                    out.append("\n")
                 }
             } catch {
+                out.flush()
                 throw CleanExit.message("gesturectl replay: \(error)", code: 1)
             }
-            for e in events where failures || e.state != .failed {
-                out += e.json
-                out += "\n"
-            }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        out.flush()
     }
 }
 
-struct CheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine.")
+/// Standard output through a 64 KiB buffer.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    static let capacity = 1 << 16
 
-    @Argument(help: "The config file.")
-    var file: String
+    init() { bytes.reserveCapacity(OutputBuffer.capacity) }
 
-    func run() throws {
-        let c = try loadConfig(path: file)
-        let names = c.recognizers.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
-        print("\(file): ok: \(c.recognizers.count) recognizers: \(names); \(c.devices.count) device rule(s)")
+    mutating func append(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+        if bytes.count >= OutputBuffer.capacity { flush() }
+    }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
     }
 }

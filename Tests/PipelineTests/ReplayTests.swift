@@ -2,6 +2,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 import Testing
 
 /// Every real recording through the real decoder, arena and built-in config,

@@ -32,7 +32,7 @@ public struct DeviceGeometry: Hashable, Sendable {
     public init(x: AxisInfo, y: AxisInfo, sizeMM: Point? = nil,
                 calibration: [Double] = DeviceGeometry.identity, rotation: Rotation = .none) {
         self.x = x; self.y = y
-        self.calibration = calibration.count == 6 ? calibration : DeviceGeometry.identity
+        self.calibration = calibration.count == 6 && calibration.allSatisfy(\.isFinite) ? calibration : DeviceGeometry.identity
         self.rotation = rotation
         if let sizeMM {
             self.sizeMM = sizeMM; sizeSource = .config
@@ -56,19 +56,27 @@ public struct DeviceGeometry: Hashable, Sendable {
     }
 
     /// Normalised position (0…1 over the active area, after calibration and rotation).
+    /// Always within 0…1: a raw value outside the axis's declared range counts as
+    /// the nearest end of it, and a calibration that maps a point off the area
+    /// puts it on the nearest edge.
     @inline(__always)
     public func normalised(rawX: Int32, rawY: Int32) -> Point {
-        let nx = x.span > 0 ? Double(rawX - x.minimum) / Double(x.span) : 0
-        let ny = y.span > 0 ? Double(rawY - y.minimum) / Double(y.span) : 0
+        let nx = x.fraction(rawX)
+        let ny = y.fraction(rawY)
         let c = calibration
-        let cx = c[0] * nx + c[1] * ny + c[2]
-        let cy = c[3] * nx + c[4] * ny + c[5]
+        let cx = unit(c[0] * nx + c[1] * ny + c[2])
+        let cy = unit(c[3] * nx + c[4] * ny + c[5])
         switch rotation {
         case .none: return Point(x: cx, y: cy)
         case .cw90: return Point(x: 1 - cy, y: cx)
         case .cw180: return Point(x: 1 - cx, y: 1 - cy)
         case .cw270: return Point(x: cy, y: 1 - cx)
         }
+    }
+
+    @inline(__always)
+    private func unit(_ v: Double) -> Double {
+        v >= 0 ? (v <= 1 ? v : 1) : 0  // NaN (an overflowing calibration) gives 0
     }
 
     /// Millimetres from the top-left of the (rotated) active area.

@@ -9,7 +9,8 @@
 /// - axis updates to a slot without a live ID begin nothing;
 /// - touches that vanish during a resync after SYN_DROPPED are cancelled, not ended;
 /// - touches already down when the device was opened are ignored until lifted;
-/// - MT_TOOL_PALM cancels the touch.
+/// - MT_TOOL_PALM cancels the touch;
+/// - a position outside the axis's declared range is clamped to it (and counted).
 public struct SlotDecoder {
     struct Slot {
         var trackingID: Int32 = -1
@@ -48,6 +49,10 @@ public struct SlotDecoder {
     /// its position from ABS_X/ABS_Y. (Type A devices reach this decoder through
     /// libmtdev, already turned into slots.)
     private let singleTouch: Bool
+    /// Position values outside the declared axis range seen so far (each was
+    /// clamped to the range), and the first of them, for a log line.
+    public private(set) var clampedCount = 0
+    public private(set) var firstClamped: RawEvent?
 
     /// - Parameters:
     ///   - serial: distinguishes this decoder's touch ids from every other's.
@@ -145,14 +150,18 @@ public struct SlotDecoder {
             setTrackingID(slot: currentSlot, value, time: time)
         case ABS.MT_POSITION_X:
             guard slots.indices.contains(currentSlot) else { return }
-            if slots[currentSlot].rawX != value { slots[currentSlot].rawX = value; markMoved(currentSlot) }
+            let v = inRange(value, geometry.x, code: code, time: time)
+            if slots[currentSlot].rawX != v { slots[currentSlot].rawX = v; markMoved(currentSlot) }
         case ABS.MT_POSITION_Y:
             guard slots.indices.contains(currentSlot) else { return }
-            if slots[currentSlot].rawY != value { slots[currentSlot].rawY = value; markMoved(currentSlot) }
+            let v = inRange(value, geometry.y, code: code, time: time)
+            if slots[currentSlot].rawY != v { slots[currentSlot].rawY = v; markMoved(currentSlot) }
         case ABS.X where singleTouch:
-            if slots[0].rawX != value { slots[0].rawX = value; markMoved(0) }
+            let v = inRange(value, geometry.x, code: code, time: time)
+            if slots[0].rawX != v { slots[0].rawX = v; markMoved(0) }
         case ABS.Y where singleTouch:
-            if slots[0].rawY != value { slots[0].rawY = value; markMoved(0) }
+            let v = inRange(value, geometry.y, code: code, time: time)
+            if slots[0].rawY != v { slots[0].rawY = v; markMoved(0) }
         case ABS.MT_TOOL_TYPE:
             guard slots.indices.contains(currentSlot) else { return }
             slots[currentSlot].toolType = value
@@ -166,6 +175,14 @@ public struct SlotDecoder {
         default:
             break
         }
+    }
+
+    @inline(__always)
+    private mutating func inRange(_ value: Int32, _ axis: AxisInfo, code: UInt16, time: EventTime) -> Int32 {
+        if axis.contains(value) { return value }
+        clampedCount &+= 1
+        if firstClamped == nil { firstClamped = RawEvent(time: time, type: EV.ABS, code: code, value: value) }
+        return axis.clamp(value)
     }
 
     private mutating func markMoved(_ i: Int) {

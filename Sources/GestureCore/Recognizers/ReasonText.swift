@@ -122,7 +122,7 @@ extension Reason: CustomStringConvertible {
             case .deviceRemoved: return "device removed"
             case .configReloaded: return "config reloaded"
             case .daemonStopping: return "daemon stopping"
-            case .endOfRecording: return "the recording ended with fingers down"
+            case .endOfRecording: return "end of recording"
             case .other(let words): return words
             }
         }

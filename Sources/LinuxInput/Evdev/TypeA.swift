@@ -1,6 +1,7 @@
 import CMtdev
 import GestureCore
 import Glibc
+import LinuxSystem
 
 /// Type A devices (SYN_MT_REPORT framing, no slots) go through libmtdev, which
 /// tracks contacts and re-emits them as type B slots, as libinput does. Used by
@@ -45,7 +46,8 @@ public final class MtdevConverter {
         }
         for (code, signalToNoise) in defaultFuzz {
             guard let a = description.axes[code], a.fuzz == 0 else { continue }
-            mtdev_set_abs_fuzz(d, Int32(code), (a.maximum - a.minimum) / signalToNoise)
+            // In 64 bits: a declared range may be wider than Int32 can hold.
+            mtdev_set_abs_fuzz(d, Int32(code), Int32(clamping: a.span / Int64(signalToNoise)))
         }
     }
 

@@ -1,0 +1,247 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureDaemon
+import LinuxInput
+
+/// Runs evemu recordings through the same decoder and arena as the daemon.
+public enum Replay {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ d: String) { description = d }
+    }
+
+    /// Loads a recording and its description: from the file itself, from `descPath`,
+    /// or from a sibling (`NAME.desc` for `NAME.<what>.events`, `X.prop` for `X.event`).
+    /// Holds every event in memory; `stream` does not.
+    public static func load(recording path: String, descPath: String?) throws -> (DeviceDescription, [RawEvent]) {
+        var events: [RawEvent] = []
+        let device = try read(recording: path, descPath: descPath) { _ in } event: { events.append($0) }
+        return (device, events)
+    }
+
+    /// Reads a recording line by line: `device` once, before the first event (or
+    /// at the end of a file without events), then `event` for each `E:` line.
+    /// Returns the description.
+    @discardableResult
+    static func read(recording path: String, descPath: String?, device: (DeviceDescription) throws -> Void,
+                     event: (RawEvent) throws -> Void) throws -> DeviceDescription {
+        let reader = try LineReader(path: path)
+        return try read(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, device: device, event: event)
+    }
+
+    /// The same from any source of lines; `describe` may replace the recorded
+    /// description (or supply a missing one).
+    @discardableResult
+    static func read(source: String, next: () throws -> Substring?,
+                     describe: (DeviceDescription?) throws -> DeviceDescription?,
+                     device: (DeviceDescription) throws -> Void,
+                     event: (RawEvent) throws -> Void) throws -> DeviceDescription {
+        var parser = EvemuParser()
+        var described: DeviceDescription?
+        func describeOnce() throws -> DeviceDescription {
+            if let described { return described }
+            guard let d = try describe(parser.device), !d.axes.isEmpty else {
+                throw Failure("\(source): no device description (no N:/A: lines); give one with --desc FILE")
+            }
+            try device(d)
+            described = d
+            return d
+        }
+        do {
+            while let line = try next() {
+                guard let e = try parser.parse(line: line) else { continue }
+                _ = try describeOnce()
+                try event(e)
+            }
+        } catch let error as EvemuRecording.ParseError {
+            throw Failure("\(source):\(error.line): \(error.message)")
+        } catch let error as LineReader.LineTooLong {
+            throw Failure("\(source):\(error.line): longer than \(LineReader.maxLine) bytes; not an evemu recording")
+        }
+        return try describeOnce()
+    }
+
+    /// The description to use: `descPath`'s, else the recorded one, else a sibling's.
+    static func description(recorded: DeviceDescription?, path: String, descPath: String?) throws -> DeviceDescription? {
+        if let descPath { return try parse(descPath).device }
+        if recorded == nil || recorded?.axes.isEmpty == true, let sibling = siblingDescription(of: path) {
+            return try parse(sibling).device
+        }
+        return recorded
+    }
+
+    static func parse(_ path: String) throws -> EvemuRecording {
+        let reader = try LineReader(path: path)
+        var parser = EvemuParser()
+        var events: [RawEvent] = []
+        do {
+            while let line = try reader.next() {
+                if let e = try parser.parse(line: line) { events.append(e) }
+            }
+        } catch let error as EvemuRecording.ParseError {
+            throw Failure("\(path):\(error.line): \(error.message)")
+        } catch let error as LineReader.LineTooLong {
+            throw Failure("\(path):\(error.line): longer than \(LineReader.maxLine) bytes; not an evemu recording")
+        }
+        return EvemuRecording(device: parser.device, events: events)
+    }
+
+    static func siblingDescription(of path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent()
+        let base = url.lastPathComponent
+        var candidates: [String] = []
+        if let dot = base.firstIndex(of: ".") { candidates.append(String(base[..<dot]) + ".desc") }
+        candidates.append(url.deletingPathExtension().lastPathComponent + ".prop")
+        candidates.append(url.deletingPathExtension().lastPathComponent + ".desc")
+        for c in candidates {
+            let p = dir.appendingPathComponent(c).path
+            if p != path && FileManager.default.fileExists(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    /// Why replay closes what is still in flight after the last event.
+    public static let endOfRecording = Reason.teardown(.endOfRecording).description
+
+    /// The events of one recording, in event time, with the timers of the last
+    /// sequence run out (a pending double-tap window closes after the recording).
+    /// `warn` receives problems worth telling the user (no size for the device…).
+    public static func run(recording path: String, descPath: String?, configuration: Configuration,
+                           serial: UInt32 = 0, log: ArenaLog? = nil,
+                           warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
+        var out: [GestureEvent] = []
+        try stream(recording: path, descPath: descPath, configuration: configuration, serial: serial, log: log,
+                   warn: warn) {
+            out.append($0)
+        }
+        return out
+    }
+
+    /// Replays a recording as it is read, handing each gesture event to `emit`
+    /// as soon as it is decided: memory stays bounded whatever the length of the
+    /// recording. The end of the recording is treated like the removal of the
+    /// device: what is still in flight (fingers down, a pan begun) is cancelled,
+    /// once, with the reason "end of recording"; then the timers run out.
+    /// `log` receives the trace of the recognizers it names and recognizer bugs.
+    public static func stream(recording path: String, descPath: String?, configuration: Configuration,
+                              serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
+                              emit: (GestureEvent) throws -> Void) throws {
+        let reader = try LineReader(path: path)
+        try stream(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
+    }
+
+    /// Replays evemu text that carries its own description.
+    public static func stream(text: String, name: String = "<text>", configuration: Configuration,
+                              serial: UInt32 = 0, warn: (String) -> Void = { _ in },
+                              emit: (GestureEvent) throws -> Void) throws {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+        try stream(source: name, next: { lines.next() }, describe: { $0 }, configuration: configuration,
+                   serial: serial, log: nil, warn: warn, emit: emit)
+    }
+
+    static func stream(source path: String, next: () throws -> Substring?,
+                       describe: (DeviceDescription?) throws -> DeviceDescription?,
+                       configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, warn: (String) -> Void,
+                       emit: (GestureEvent) throws -> Void) throws {
+        var pipeline: DevicePipeline?
+        var converter: MtdevConverter?
+        var lastTime: EventTime?
+        try read(source: path, next: next, describe: describe) { recorded in
+            var device = recorded
+            if device.isTypeA {
+                do { converter = try MtdevConverter(description: device) } catch {
+                    throw Failure("'\(device.name)' is a type A device; libmtdev could not be set up for it: \(error)")
+                }
+                device = device.convertedToSlots
+            }
+            guard let geometry = configuration.geometry(for: device) else {
+                throw Failure("\(path): the device '\(device.name)' has no X/Y axes; it is not a touchscreen")
+            }
+            if geometry.sizeSource == .fallback {
+                let s = geometry.sizeMM
+                warn("warning: '\(device.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(s.x, decimals: 0)) × \(formatFixed(s.y, decimals: 0)) mm. Distances may be off; set size_mm = [width, height] in a [[device]] entry for it.")
+            }
+            if let problems = device.axisProblems {
+                warn("warning: '\(device.name)': \(problems)")
+            }
+            pipeline = DevicePipeline(description: device, geometry: geometry, configuration: configuration,
+                                      serial: serial, log: log)
+        } event: { e in
+            guard let pipeline else { return }
+            lastTime = e.time
+            if let converter { converter.put(e) { pipeline.feed($0) } } else { pipeline.feed(e) }
+            try pipeline.drain(emit)
+        }
+        guard let pipeline, let last = lastTime else { return }
+        let decoder = pipeline.decoder
+        if decoder.clampedCount > 0, let first = decoder.firstClamped {
+            warn("warning: \(path): \(decoder.clampedCount) position value(s) outside the device's declared range were clamped to it (the first: \(first.value) at \(first.time) s)")
+        }
+        if decoder.liveTouchCount > 0 {
+            warn("warning: \(path) ends with \(decoder.liveTouchCount) finger(s) still down; what they began is cancelled (\(endOfRecording))")
+            pipeline.cancelAll(at: last, because: .endOfRecording)
+            try pipeline.drain(emit)
+        }
+        pipeline.advance(to: last.adding(microseconds: 60_000_000))
+        try pipeline.drain(emit)
+    }
+}
+
+/// Reads a file one line at a time through a fixed buffer, so that a recording
+/// of any size costs the same memory. Lines are decoded as UTF-8 (invalid bytes
+/// replaced); a line longer than `maxLine` is an error, not an allocation.
+final class LineReader {
+    static let maxLine = 1 << 16
+    struct LineTooLong: Error { var line: Int }
+
+    private let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    private var line: [UInt8] = []
+    private var lineNumber = 0
+
+    init(path: String) throws {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw Replay.Failure("\(path): cannot read the file: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// The next line without its newline, or nil at the end of the file.
+    func next() throws -> Substring? {
+        line.removeAll(keepingCapacity: true)
+        while true {
+            if start == end {
+                if atEOF { return nil }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Replay.Failure("read failed: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 {
+                    atEOF = true
+                    if line.isEmpty { return nil }
+                    lineNumber += 1
+                    return Substring(String(decoding: line, as: UTF8.self))
+                }
+                start = 0; end = n
+            }
+            if let nl = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
+                line.append(contentsOf: buffer[start..<nl])
+                start = nl + 1
+                lineNumber += 1
+                guard line.count <= LineReader.maxLine else { throw LineTooLong(line: lineNumber) }
+                return Substring(String(decoding: line, as: UTF8.self))
+            }
+            line.append(contentsOf: buffer[start..<end])
+            start = end
+            guard line.count <= LineReader.maxLine else { throw LineTooLong(line: lineNumber + 1) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Fuzzes gestured's entry points with libFuzzer: the evemu parser and replay,
+# decoder + arena on raw device events, the config loader, the protocol session.
+#
+#   scripts/fuzz.sh quick            every target briefly (CI: about a minute in all)
+#   scripts/fuzz.sh long [SECONDS]   every target in turn, SECONDS each (default 900)
+#   scripts/fuzz.sh run TARGET [SECONDS] [libFuzzer flags…]
+#                                    one target; TARGET is evemu, decoder, config or protocol
+#
+# Each target is built on its own (the whole package does not link with the
+# fuzzer runtime) into .build/fuzz, with -DFUZZING so that its main runs
+# libFuzzer's driver. Seeds are in Tests/fuzz/corpus/TARGET (committed, made
+# from the fixtures); what a run finds goes to .build/fuzz/corpus/TARGET, and a
+# crashing input to .build/fuzz/artifacts/. Fuzzers run niced, one at a time.
+set -eu
+cd "$(dirname "$0")/.."
+
+TARGETS="evemu decoder config protocol"
+SCRATCH=.build/fuzz
+SUPPRESSIONS="$PWD/scripts/lsan.supp"
+
+product() {
+  case "$1" in
+    evemu) echo FuzzEvemu ;; decoder) echo FuzzDecoder ;; config) echo FuzzConfig ;; protocol) echo FuzzProtocol ;;
+    *) echo "unknown fuzz target '$1' (known: $TARGETS)" >&2; exit 2 ;;
+  esac
+}
+
+build() {
+  p=$(product "$1")
+  nice -n 19 swift build -c release --scratch-path "$SCRATCH" --product "$p" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+    -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >&2
+  echo "$SCRATCH/release/$p"
+}
+
+# run TARGET SECONDS [flags]
+run() {
+  t=$1; seconds=$2; shift 2
+  exe=$(build "$t")
+  mkdir -p "$SCRATCH/corpus/$t" "$SCRATCH/artifacts"
+  echo "== fuzz $t for ${seconds}s" >&2
+  SWIFT_BACKTRACE=enable=no \
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+  LSAN_OPTIONS="suppressions=$SUPPRESSIONS:print_suppressions=0" \
+    nice -n 19 "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+      -print_final_stats=1 -artifact_prefix="$SCRATCH/artifacts/$t-" \
+      "$@" "$SCRATCH/corpus/$t" "Tests/fuzz/corpus/$t"
+}
+
+mode=${1:-quick}
+case "$mode" in
+  quick)
+    # About a minute in all: each target's build is cached after the first run.
+    for t in $TARGETS; do run "$t" 12; done ;;
+  long)
+    seconds=${2:-900}
+    for t in $TARGETS; do run "$t" "$seconds"; done ;;
+  run)
+    [ $# -ge 2 ] || { echo "usage: $0 run TARGET [SECONDS] [libFuzzer flags…]" >&2; exit 2; }
+    t=$2; seconds=${3:-60}; shift 2; [ $# -gt 0 ] && shift
+    run "$t" "$seconds" "$@" ;;
+  build)
+    for t in ${2:-$TARGETS}; do build "$t" >/dev/null; done ;;
+  *)
+    echo "usage: $0 quick | long [SECONDS] | run TARGET [SECONDS] [flags…] | build [TARGET]" >&2; exit 2 ;;
+esac
