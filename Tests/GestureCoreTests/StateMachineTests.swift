@@ -78,6 +78,21 @@ struct StateMachineTests {
         #expect(events.map(\.state) == [.recognized])
     }
 
+    @Test func aBugOnEveryFrameIsLoggedAFewTimesAndCountedAlways() {
+        let spy = Spy()
+        spy.next = .end(Report(detail: .none, fingers: 1, location: .zero, locationNormalised: .zero))
+        let arena = Arena(device: "d")
+        arena.add(name: "confused", recognizer: spy)
+        var logged = 0
+        arena.log = ArenaLog(tracing: []) { if $0.kind == .bug { logged += 1 } }
+        var events: [GestureEvent] = []
+        arena.handle(frame(.began), into: &events)
+        for _ in 0..<100 { arena.handle(frame(.moved), into: &events) }
+        #expect(arena.bugs == 101)
+        #expect(logged == Arena.bugsLogged)
+        #expect(events.isEmpty)
+    }
+
     @Test func theSharedRulesComeBeforeTheRecognizer() {
         let spy = Spy()
         let arena = Arena(device: "d")

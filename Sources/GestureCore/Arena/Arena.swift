@@ -606,8 +606,14 @@ public final class Arena {
         log?(ArenaLogEntry(kind: .trace, time: time, device: device, text: text))
     }
 
-    private func bug(_ text: String, at time: EventTime) {
+    /// Recognizer bugs logged per arena; past this they are only counted, so a
+    /// bug that repeats on every frame cannot flood the journal.
+    static let bugsLogged = 20
+
+    private func bug(_ text: @autoclosure () -> String, at time: EventTime) {
         bugs += 1
-        log?(ArenaLogEntry(kind: .bug, time: time, device: device, text: text))
+        guard bugs <= Self.bugsLogged, let log else { return }
+        let more = bugs == Self.bugsLogged ? " (further recognizer bugs on this device are counted, not logged)" : ""
+        log(ArenaLogEntry(kind: .bug, time: time, device: device, text: text() + more))
     }
 }
