@@ -7,7 +7,7 @@ public struct Outcome: Sendable {
     /// Names of the recognizers that were recognized (or, continuous, began).
     public var accepted: Set<String> = []
     /// Each recognizer's failure or cancellation reason, by name (the first one).
-    public var reasons: [String: String] = [:]
+    public var reasons: [String: Reason] = [:]
     public init() {}
 }
 
@@ -43,7 +43,7 @@ public struct Evaluator: Sendable {
         for e in try events(of: item) {
             switch e.state {
             case .recognized, .began: o.accepted.insert(e.name)
-            case .failed, .cancelled: if o.reasons[e.name] == nil { o.reasons[e.name] = e.reason ?? "" }
+            case .failed, .cancelled: if o.reasons[e.name] == nil, let cause = e.cause { o.reasons[e.name] = cause }
             default: break
             }
         }
@@ -142,8 +142,9 @@ public struct AccuracyReport: Sendable, Codable {
                 count(&acc.bySubject[item.subject, default: Tally()])
                 if positive { count(&acc.byVariant[item.mirrored ? "mirrored" : "as drawn", default: Tally()]) }
                 if positive && !accepted {
-                    acc.missed.append("\(item.source): \(o.reasons[r.name] ?? "not recognized")")
-                    acc.missReasons[Self.reasonKind(o.reasons[r.name] ?? "not recognized"), default: 0] += 1
+                    let reason = o.reasons[r.name]
+                    acc.missed.append("\(item.source): \(reason?.description ?? "not recognized")")
+                    acc.missReasons[reason?.text(numbers: .masked) ?? "not recognized", default: 0] += 1
                 }
                 if !positive && accepted {
                     acc.falseAcceptsByClass[item.label, default: 0] += 1
@@ -152,21 +153,6 @@ public struct AccuracyReport: Sendable, Codable {
             }
             recognizers.append(acc)
         }
-    }
-
-    /// A reason with its numbers taken out, to group misses: "swept 214° < 300°" → "swept N° < N°".
-    static func reasonKind(_ reason: String) -> String {
-        var out = ""
-        var inNumber = false
-        for c in reason {
-            if c.isNumber || (inNumber && c == ".") {
-                if !inNumber { out += "N"; inNumber = true }
-            } else {
-                inNumber = false
-                out.append(c)
-            }
-        }
-        return out
     }
 
     public func recognizer(_ name: String) -> RecognizerAccuracy? { recognizers.first { $0.name == name } }

@@ -12,7 +12,7 @@ public struct Explanation: Sendable {
         public var time: EventTime
         /// The touch sequence (1, 2, …) it decided about.
         public var sequence: Int
-        public var reason: String?
+        public var reason: Reason?
         public var detail: GestureDetail
         /// What the recognizer measured, when the decision was its own (not the
         /// arena's: excluded, prevented, waiting for another).
@@ -43,10 +43,10 @@ public struct Explanation: Sendable {
                 case .recognized, .failed, .cancelled, .ended: break
                 default: continue
                 }
-                let decidedByArena = e.reason.map(Self.isArenaReason) ?? false
+                let decidedByArena = e.cause?.isArenaDecision ?? false
                 let evidence = decidedByArena ? nil : arena.member(named: e.name)?.recognizer.evidence
                 decisions.append(Decision(name: e.name, kind: e.kind, state: e.state, time: e.time, sequence: max(sequence, 1),
-                                          reason: e.reason, detail: e.detail, evidence: evidence))
+                                          reason: e.cause, detail: e.detail, evidence: evidence))
             }
         }
         for f in frames {
@@ -72,12 +72,6 @@ public struct Explanation: Sendable {
         self.paths = paths
         self.decisions = decisions
         areaMM = frames.first?.areaMM ?? Point(x: 100, y: 100)
-    }
-
-    /// Failures the arena decided, not the recognizer's own look at the touches.
-    static func isArenaReason(_ r: String) -> Bool {
-        r.hasPrefix("excluded:") || r.hasPrefix("prevented:") || r.hasPrefix("requires ")
-            || r.hasPrefix("touches lifted before") || r.hasPrefix("internal:")
     }
 
     /// A $1-style stroke file or an evemu recording, as touch frames.

@@ -103,15 +103,17 @@ public enum Replay {
     }
 
     /// Why replay closes what is still in flight after the last event.
-    public static let endOfRecording = "end of recording"
+    public static let endOfRecording = Reason.teardown(.endOfRecording).description
 
     /// The events of one recording, in event time, with the timers of the last
     /// sequence run out (a pending double-tap window closes after the recording).
     /// `warn` receives problems worth telling the user (no size for the device…).
     public static func run(recording path: String, descPath: String?, configuration: Configuration,
-                           serial: UInt32 = 0, warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
+                           serial: UInt32 = 0, log: ArenaLog? = nil,
+                           warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
         var out: [GestureEvent] = []
-        try stream(recording: path, descPath: descPath, configuration: configuration, serial: serial, warn: warn) {
+        try stream(recording: path, descPath: descPath, configuration: configuration, serial: serial, log: log,
+                   warn: warn) {
             out.append($0)
         }
         return out
@@ -122,11 +124,12 @@ public enum Replay {
     /// recording. The end of the recording is treated like the removal of the
     /// device: what is still in flight (fingers down, a pan begun) is cancelled,
     /// once, with the reason "end of recording"; then the timers run out.
+    /// `log` receives the trace of the recognizers it names and recognizer bugs.
     public static func stream(recording path: String, descPath: String?, configuration: Configuration,
-                              serial: UInt32 = 0, warn: (String) -> Void = { _ in },
+                              serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
                               emit: (GestureEvent) throws -> Void) throws {
         let reader = try LineReader(path: path)
-        try stream(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, configuration: configuration, serial: serial, warn: warn, emit: emit)
+        try stream(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
     }
 
     /// Replays evemu text that carries its own description.
@@ -135,12 +138,12 @@ public enum Replay {
                               emit: (GestureEvent) throws -> Void) throws {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
         try stream(source: name, next: { lines.next() }, describe: { $0 }, configuration: configuration,
-                   serial: serial, warn: warn, emit: emit)
+                   serial: serial, log: nil, warn: warn, emit: emit)
     }
 
     static func stream(source path: String, next: () throws -> Substring?,
                        describe: (DeviceDescription?) throws -> DeviceDescription?,
-                       configuration: Configuration, serial: UInt32, warn: (String) -> Void,
+                       configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, warn: (String) -> Void,
                        emit: (GestureEvent) throws -> Void) throws {
         var pipeline: DevicePipeline?
         var converter: MtdevConverter?
@@ -164,7 +167,7 @@ public enum Replay {
                 warn("warning: '\(device.name)': \(problems)")
             }
             pipeline = DevicePipeline(description: device, geometry: geometry, configuration: configuration,
-                                      serial: serial)
+                                      serial: serial, log: log)
         } event: { e in
             guard let pipeline else { return }
             lastTime = e.time
@@ -178,7 +181,7 @@ public enum Replay {
         }
         if decoder.liveTouchCount > 0 {
             warn("warning: \(path) ends with \(decoder.liveTouchCount) finger(s) still down; what they began is cancelled (\(endOfRecording))")
-            pipeline.cancelAll(at: last, reason: endOfRecording)
+            pipeline.cancelAll(at: last, because: .endOfRecording)
             try pipeline.drain(emit)
         }
         pipeline.advance(to: last.adding(microseconds: 60_000_000))

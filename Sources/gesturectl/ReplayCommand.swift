@@ -18,18 +18,32 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
     var failures = false
 
+    @Option(name: .long, help: ArgumentHelp("Trace the recognizer NAME on stderr, every transition as `name: old → event → new (reason)`; repeat for more, `all` for every one.", valueName: "NAME"))
+    var trace: [String] = []
+
     @Argument(help: "evemu recordings (.events/.event).")
     var recordings: [String]
 
     func run() throws {
         let configuration = try config.load()
+        let known = configuration.recognizers.map(\.name)
+        for name in trace where name != "all" && !known.contains(name) {
+            throw CleanExit.message("gesturectl replay: --trace \(name): no recognizer of that name in \(configuration.source); known: \(known.joined(separator: ", "))", code: 1)
+        }
         // Each event is written as it is decided, through a small buffer: a
         // recording of any length replays in bounded memory.
         var out = OutputBuffer()
+        // Trace lines and recognizer bugs go to stderr as they happen, after the
+        // events decided before them.
+        let log = ArenaLog(tracing: Set(trace)) { entry in
+            out.flush()
+            let line = entry.kind == .bug ? "gesturectl: bug in a recognizer: \(entry)\n" : "trace: \(entry)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
         for (i, path) in recordings.enumerated() {
             do {
                 try Replay.stream(recording: path, descPath: desc, configuration: configuration,
-                                  serial: UInt32(truncatingIfNeeded: i)) { warning in
+                                  serial: UInt32(truncatingIfNeeded: i), log: log) { warning in
                     out.flush()
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
                 } emit: { e in

@@ -9,6 +9,8 @@ struct Arguments {
     var config: String?
     var failures = false
     var verbose = false
+    /// Recognizer names to trace live (`all`: every one).
+    var trace: [String] = []
     var socket = ListeningSocket.defaultPath
     var noSocket = false
     var version = false
@@ -20,7 +22,7 @@ struct Arguments {
         var status: Int32
     }
 
-    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--socket <PATH>] [--no-socket] [--version]"
+    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--trace <NAME> ...] [--socket <PATH>] [--no-socket] [--version]"
 
     static let helpText = """
         OVERVIEW: Turn touchscreen multitouch into named gestures.
@@ -38,6 +40,9 @@ struct Arguments {
           --failures              Also print failed transitions, with their reasons.
           -v, --verbose           Log every skipped input node and other details to
                                   stderr.
+          --trace <NAME>          Trace the recognizer NAME on stderr, live: every
+                                  transition as `name: old → event → new (reason)`.
+                                  Repeat for more; `all` traces every one.
           --socket <PATH>         Where subscribers connect, unless systemd passes the
                                   socket. (default: \(ListeningSocket.defaultPath))
           --no-socket             Do not open the subscribers' socket (with --stdout).
@@ -64,7 +69,7 @@ struct Arguments {
             func value() throws(Exit) -> String {
                 if let inline { return inline }
                 guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
-                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : "PATH")>'")
+                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : name == "--trace" ? "NAME" : "PATH")>'")
                 }
                 return v
             }
@@ -77,6 +82,7 @@ struct Arguments {
             case "--config": a.config = try value()
             case "--failures": a.failures = try flag()
             case "-v", "--verbose": a.verbose = try flag()
+            case "--trace": a.trace.append(try value())
             case "--socket": a.socket = try value()
             case "--no-socket": a.noSocket = try flag()
             case "--version": a.version = try flag()

@@ -37,12 +37,13 @@ struct Gestured {
     let config: String?
     let failures: Bool
     let verbose: Bool
+    let trace: [String]
     let socket: String
     let noSocket: Bool
     let version: Bool
 
     init(_ a: Arguments) {
-        stdout = a.stdout; config = a.config; failures = a.failures; verbose = a.verbose
+        stdout = a.stdout; config = a.config; failures = a.failures; verbose = a.verbose; trace = a.trace
         socket = a.socket; noSocket = a.noSocket; version = a.version
     }
 
@@ -58,6 +59,10 @@ struct Gestured {
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
             throw ExitCode(1)
+        }
+        let known = Set(configuration.recognizers.map(\.name))
+        for name in trace where name != "all" && !known.contains(name) {
+            log.warning(.config, "--trace \(name): no recognizer of that name in \(configuration.source); it is traced if a reload adds one")
         }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
@@ -77,7 +82,13 @@ struct Gestured {
                                     options: DaemonCore.Options(configPath: path, printEvents: stdout,
                                                                 printFailures: failures),
                                     listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
-                                    log: log)
+                                    log: log,
+                                    arenaLog: ArenaLog(tracing: Set(trace)) { entry in
+                                        switch entry.kind {
+                                        case .trace: log.info("trace: \(entry)")
+                                        case .bug: log.error(.ours, "\(entry)")
+                                        }
+                                    })
             try daemon.start()
         } catch {
             listener?.close()

@@ -132,7 +132,9 @@ struct ArenaTests {
         let s = Scenario(recognizer("circle", circle), recognizer("pan", pan))
         s.tap(at: mm(10, 10))
         #expect(s.events.allSatisfy { $0.state == .failed && $0.reason != nil })
-        #expect(s.arena.trace.contains("pan: failed (lifted after 0.0 mm < 5.0 mm)"))
+        #expect(s.trace.contains("pan: tracking → lift(0) → done (lifted after 0.0 mm < 5.0 mm)"), "\(s.trace)")
+        #expect(s.trace.contains("pan: failed (lifted after 0.0 mm < 5.0 mm)"))
+        #expect(s.bugs.isEmpty)
     }
 
     @Test func cancelAllCancelsWhatBeganAndFailsWhatWasDeciding() {

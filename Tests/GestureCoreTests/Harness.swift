@@ -25,12 +25,20 @@ final class Scenario {
     private var currentSlot: Int32 = -1
     var events: [GestureEvent] = []
     var frames: [TouchFrame] = []
+    /// The arena's trace of every recognizer, and the bugs it saw.
+    var trace: [String] = []
+    var bugs: [String] = []
 
     init(_ recognizers: [RecognizerConfig]) {
         let d = testDevice()
         decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
         arena = Configuration(recognizers: recognizers).makeArena(device: d.name)
-        arena.tracing = true
+        arena.log = ArenaLog(tracing: ["all"]) { [unowned self] entry in
+            switch entry.kind {
+            case .trace: trace.append(entry.text)
+            case .bug: bugs.append(entry.text)
+            }
+        }
     }
 
     convenience init(_ recognizers: RecognizerConfig...) { self.init(recognizers) }

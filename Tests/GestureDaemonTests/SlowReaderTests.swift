@@ -7,7 +7,7 @@ func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureE
     GestureEvent(name: name, kind: .pan, state: state, time: .milliseconds(Double(i) * 10), device: "Test Touchscreen",
                  fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
                  detail: .pan(translation: Point(x: Double(i), y: 0), velocity: Point(x: 100, y: 0)),
-                 reason: state == .cancelled ? "daemon stopping" : nil)
+                 reason: state == .cancelled ? .teardown(.daemonStopping) : nil)
 }
 
 /// A subscriber that reads slowly: it learns why it was dropped, `status` shows

@@ -95,7 +95,7 @@ func temporarySocketPath(_ tag: String) -> String {
 func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recognized) -> GestureEvent {
     GestureEvent(name: kind.rawValue, kind: kind, state: state, time: .seconds(Double(i)), device: "Test Touchscreen",
                  fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
-                 detail: kind == .tap ? .tap(taps: 1) : .none, reason: state == .failed ? "moved too far" : nil)
+                 detail: kind == .tap ? .tap(taps: 1) : .none, reason: state == .failed ? .tap(.moved(9, max: 5)) : nil)
 }
 
 @Suite(.serialized) struct SocketServerTests {
@@ -229,7 +229,7 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         server.publish(makeEvent(2), frameTime: .seconds(2))
         let w1 = try JSONValue.parse(#require(wants.line(server, driver)))
         #expect(w1["state"] == .string("failed"))
-        #expect(w1["reason"] == .string("moved too far"))
+        #expect(w1["reason"] == .string("moved 9.0 mm > 5.0 mm"))
         let p1 = try JSONValue.parse(#require(plain.line(server, driver)))
         #expect(p1["state"] == .string("recognized"))
     }

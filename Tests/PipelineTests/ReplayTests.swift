@@ -1,8 +1,50 @@
+import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
 import GestureTools
 import Testing
+
+/// Every real recording through the real decoder, arena and built-in config,
+/// compared line by line with its committed expected events
+/// (`Tests/fixtures/expected/NAME.jsonl`, failures included). A change of
+/// behaviour shows here as a readable diff; when it is deliberate, rewrite the
+/// files with `scripts/update-expected.sh` and commit the diff with the change.
+@Suite("golden replays")
+struct GoldenReplayTests {
+    static let recordings = ["Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events",
+                             "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events",
+                             "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events",
+                             "Atmel-maXTouch-Touchscreen.4-finger-drag-down.events",
+                             "EP0430M09.2-finger-scroll-down.events",
+                             "EP0430M09.4-finger-drag-down.events",
+                             "ntrig-dell-xt2.event",
+                             "wetab.event"]
+
+    @Test func everyRecordingHasItsExpectedEvents() throws {
+        let listed = try FileManager.default.contentsOfDirectory(atPath: fixturesDir + "/recordings")
+            .filter { $0.hasSuffix(".events") || $0.hasSuffix(".event") }
+        #expect(Set(listed) == Set(Self.recordings), "a new recording needs its expected events")
+    }
+
+    @Test(arguments: recordings)
+    func replayMatchesTheExpectedEvents(file: String) throws {
+        let actual = try Replay.run(recording: recording(file), descPath: nil, configuration: ConfigLoader.builtIn())
+            .map(\.json)
+        let path = fixturesDir + "/expected/" + file + ".jsonl"
+        let text = try #require(FileManager.default.contents(atPath: path), "\(path) is missing")
+        let expected = String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(!expected.isEmpty)
+        var differences: [String] = []
+        for i in 0..<max(actual.count, expected.count) where differences.count < 8 {
+            let a = i < actual.count ? actual[i] : "(nothing)"
+            let e = i < expected.count ? expected[i] : "(nothing)"
+            if a != e { differences.append("line \(i + 1):\n  expected \(e)\n  got      \(a)") }
+        }
+        let diff = differences.joined(separator: "\n")
+        #expect(differences.isEmpty, "\(file): \(actual.count) events, \(expected.count) expected\n\(diff)")
+    }
+}
 
 /// Golden replays: real recordings through the real decoder, arena and default config.
 @Suite("replay of real recordings")
@@ -65,8 +107,12 @@ struct ReplayTests {
                       "wetab.event"])
     func noRecordingInventsAShape(file: String) throws {
         let events = try replay(file)
-        let invented = events.filter { Self.shapeKinds.contains($0.kind) && $0.state == .recognized }
+        let shapes = events.filter { Self.shapeKinds.contains($0.kind) }
+        let invented = shapes.filter { $0.state == .recognized }
         #expect(invented.isEmpty, "\(invented.map(\.json))")
+        // The shapes looked and failed, each with a reason.
+        #expect(!shapes.isEmpty)
+        #expect(shapes.allSatisfy { $0.state == .failed && $0.cause != nil }, "\(shapes.map(\.json))")
     }
 
     @Test func everyFailureSaysWhy() throws {

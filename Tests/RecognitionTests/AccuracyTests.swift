@@ -83,12 +83,14 @@ struct AccuracyTests {
         var seen = Set<String>()
         for item in items {
             for e in try evaluator.events(of: item) where e.state == .failed || e.state == .cancelled {
-                let reason = try #require(e.reason, "\(e.json)")
-                if reason.hasPrefix("excluded: ") || reason.hasPrefix("requires ") || reason.hasPrefix("prevented: ") {
-                    #expect(config.recognizers.contains { reason.contains($0.name) }, "\(reason)")
-                } else if reason != "touch cancelled" {
-                    #expect(reason.contains { $0.isNumber }, "\(e.name): \(reason)")
-                    #expect(reason.contains { $0.isLetter }, "\(e.name): \(reason)")
+                let cause = try #require(e.cause, "\(e.json)")
+                let words = cause.description
+                if let winner = cause.decidedBy {
+                    #expect(config.recognizers.contains { $0.name == winner }, "\(words)")
+                    #expect(words.contains(winner))
+                } else if !cause.isArenaDecision && cause != .touchCancelled {
+                    #expect(words.contains { $0.isNumber }, "\(e.name): \(words)")
+                    #expect(words.contains { $0.isLetter }, "\(e.name): \(words)")
                 }
                 seen.insert(e.name)
             }

@@ -65,7 +65,7 @@ struct EvaluateTests {
         let items = [stroke("circle", "s01", "fast"), stroke("circle", "s02", "slow"), stroke("x", "s01", "fast"),
                      stroke("star", "s02", "slow"), stroke("star", "s02", "fast")]
         var yes = Outcome(); yes.accepted = ["circle"]
-        var no = Outcome(); no.reasons = ["circle": "swept 214° < 300°"]
+        var no = Outcome(); no.reasons = ["circle": .circle(.sweptTooLittle(214, min: 300))]
         let config = ConfigLoader.builtIn()
         let r = AccuracyReport(items: items, outcomes: [yes, no, no, yes, no], configuration: config)
         let c = r.recognizer("circle")!

@@ -56,7 +56,9 @@ struct ExplainTests {
         let circle = try #require(e.decisions.first { $0.name == "circle" })
         #expect(circle.state == .failed)
         let reason = try #require(circle.reason)
-        let escaped = reason.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
+        // The rectangle turns at its corners: the circle's own finding, not the arena's.
+        guard case .circle(.corners) = reason else { Issue.record("\(reason)"); return }
+        let escaped = reason.description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
             .replacingOccurrences(of: "<", with: "&lt;")
         #expect(svg.contains("circle (circle): failed — \(escaped)"))
         #expect(svg.contains("class=\"sharp-turn\""))

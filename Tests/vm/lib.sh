@@ -313,12 +313,13 @@ _vm_has_uevent_monitor() {
                END { exit !found }' - /proc/net/netlink
 }
 
-# vm_daemon_start — start `gestured --stdout --config FILE` in the background and wait
-# until it listens to udev (a uevent netlink socket with a multicast group).
+# vm_daemon_start [ARG…] — start `gestured --stdout --config FILE [ARG…]` in the
+# background and wait until it listens to udev (a uevent netlink socket with a
+# multicast group).
 vm_daemon_start() {
     : > "$_vm_daemon_out"; : > "$_vm_daemon_err"
-    vm_log "starting $VM_GESTURED --stdout --config $GESTURED_CONFIG"
-    "$VM_GESTURED" --stdout --config "$GESTURED_CONFIG" > "$_vm_daemon_out" 2> "$_vm_daemon_err" &
+    vm_log "starting $VM_GESTURED --stdout --config $GESTURED_CONFIG $*"
+    "$VM_GESTURED" --stdout --config "$GESTURED_CONFIG" "$@" > "$_vm_daemon_out" 2> "$_vm_daemon_err" &
     echo $! > "$VM_SCRATCH/daemon.pid"
     _vm_track $!
     if ! vm_wait_until 60 _vm_has_uevent_monitor "$(vm_daemon_pid)"; then

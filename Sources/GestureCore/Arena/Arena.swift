@@ -31,18 +31,59 @@ public struct RecognizerFilter: Sendable, Equatable {
     }
 }
 
+/// Where an arena says how it decides: the trace of the recognizers it is asked
+/// to follow (`name: old → event → new (reason)`) and bugs (a recognizer proposing
+/// what its state forbids), as libinput logs its own. Without one, an arena
+/// builds no text at all and only counts bugs.
+public final class ArenaLog {
+    /// Recognizer names to trace; `all` in it traces every one.
+    public let traced: Set<String>
+    private let write: (ArenaLogEntry) -> Void
+
+    public init(tracing traced: Set<String>, write: @escaping (ArenaLogEntry) -> Void) {
+        self.traced = traced
+        self.write = write
+    }
+
+    public func traces(_ name: String) -> Bool { traced.contains("all") || traced.contains(name) }
+
+    func callAsFunction(_ entry: ArenaLogEntry) { write(entry) }
+}
+
+/// One line of an arena's log.
+public struct ArenaLogEntry: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case trace, bug }
+    public var kind: Kind
+    public var time: EventTime
+    public var device: String
+    /// `name: old → event → new (reason)`, or what a bug was.
+    public var text: String
+
+    public var description: String { "\(time) \(device): \(text)" }
+}
+
 /// Owns the recognizers of one device, feeds them frames and time, and applies
 /// the rules of DESIGN.md "The arena": exclusion, require-to-fail, simultaneity,
 /// prevention. Pure: frames and times in, events out.
+///
+/// Every event a recognizer gets goes through `dispatch`, which applies the rules
+/// all recognizers share and traces the transition.
 public final class Arena {
-    public struct Member {
+    /// One recognizer in the arena and what the arena knows of it. A class: the
+    /// per-frame path reads and writes its fields in place, never copying the
+    /// whole member (arrays, name and recognizer) out of the array.
+    public final class Member {
         public let name: String
         public let recognizer: any Recognizer
         public let filter: RecognizerFilter
-        public var relations: Relations
+        public internal(set) var relations: Relations
         var simultaneous: [Bool] = []
         var requiredBy: [Int] = []
-        var status: Status = .idle
+        var status: Status = .idle { didSet { phase = status.phase } }
+        /// `status` without its data: what the per-frame path looks at, cheap to read.
+        private(set) var phase = Phase.idle
+        /// The finger counts its recognizer takes (asked once: they never change).
+        let fingers: ClosedRange<Int>
         /// The latest touch sequence it takes part in.
         var sequence: UInt64 = 0
         /// The first sequence its current decision is about (a multi-tap's
@@ -54,6 +95,13 @@ public final class Arena {
         /// Decisions held for earlier sequences, waiting for requirements to fail
         /// while the recognizer itself has moved on to the next sequence.
         var pending: [Pending] = []
+        /// Its transitions go to the log.
+        var traced = false
+
+        init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
+            self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
+            fingers = recognizer.fingers
+        }
         public var state: GestureState {
             switch status {
             case .idle, .possible, .held: .possible
@@ -63,7 +111,9 @@ public final class Arena {
         }
     }
 
-    enum Status: Equatable {
+    enum Phase: UInt8 { case idle, possible, held, active, done }
+
+    enum Status: Equatable, CustomStringConvertible {
         /// Not taking part in the current sequence.
         case idle
         case possible
@@ -73,10 +123,30 @@ public final class Arena {
         case active
         case done(GestureState)
 
+        var phase: Phase {
+            switch self {
+            case .idle: .idle
+            case .possible: .possible
+            case .held: .held
+            case .active: .active
+            case .done: .done
+            }
+        }
+
         var undecided: Bool {
             switch self {
             case .possible, .held: true
-            default: false
+            case .idle, .active, .done: false
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .idle: "idle"
+            case .possible: "possible"
+            case .held: "held"
+            case .active: "active"
+            case .done(let s): s.rawValue
             }
         }
     }
@@ -98,20 +168,33 @@ public final class Arena {
     public let device: String
     private var sequence: UInt64 = 0
     private var sequenceLive = false
+    /// The most fingers down at once in the current sequence.
+    private var sequenceMaxFingers = 0
     private var lastLocation = Point.zero
     private var lastNormalised = Point.zero
     private var lastFingers = 0
-    /// Diagnostics: every transition the arena applied, `name: old → new (why)`,
-    /// kept only when `tracing` is on.
-    public var tracing = false
-    public private(set) var trace: [String] = []
+    /// What timeouts are handed with: a frame without touches.
+    private var quiet: TouchFrame
+    /// Where traces and bugs go; nil: nowhere, at no cost.
+    public var log: ArenaLog? {
+        didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
+    }
+    /// Impossible (state, proposal) pairs seen: recognizer bugs.
+    public private(set) var bugs = 0
+    /// The dispatcher traced the outcome of a shared rule already.
+    private var outcomeTraced = false
 
-    public init(device: String) { self.device = device }
+    public init(device: String) {
+        self.device = device
+        quiet = TouchFrame(time: .zero, device: device, touches: [], areaMM: .zero)
+    }
 
     /// Adds a recognizer. Relations refer to members by index in adding order.
     public func add(name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
                     relations: Relations = Relations()) {
-        members.append(Member(name: name, recognizer: recognizer, filter: filter, relations: relations))
+        let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
+        m.traced = log?.traces(name) ?? false
+        members.append(m)
         rebuildRelations()
     }
 
@@ -137,7 +220,7 @@ public final class Arena {
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {
         var best: EventTime?
-        for m in members where m.status == .possible || m.status == .active {
+        for m in members where m.phase == .possible || m.phase == .active {
             if let d = m.recognizer.deadline, best == nil || d < best! { best = d }
         }
         return best
@@ -147,16 +230,17 @@ public final class Arena {
     public func advance(to time: EventTime, into events: inout [GestureEvent]) {
         while true {
             var pick: (index: Int, at: EventTime)?
-            for (i, m) in members.enumerated() where m.status == .possible || m.status == .active {
+            for (i, m) in members.enumerated() where m.phase == .possible || m.phase == .active {
                 if let d = m.recognizer.deadline, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
             guard let (i, at) = pick else { return }
-            let p = members[i].recognizer.timeout(at: at)
-            apply(p, to: i, at: at, into: &events)
-            if members[i].status == .possible || members[i].status == .active,
+            quiet.time = at
+            dispatch(i, .timeout(at), quiet, into: &events)
+            if members[i].phase == .possible || members[i].phase == .active,
                let d = members[i].recognizer.deadline, d <= at {
                 // A recognizer that does not move its deadline would spin here.
-                fail(i, "internal: timer at \(at) did not advance", at: at, into: &events)
+                bug("\(members[i].name): its timer at \(at) did not advance", at: at)
+                fail(i, .arena(.timerDidNotAdvance(at)), at: at, into: &events)
             }
         }
     }
@@ -165,37 +249,40 @@ public final class Arena {
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
         if !sequenceLive && frame.began { startSequence(frame) }
+        let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
+        sequenceMaxFingers = input.maxFingers
         lastLocation = frame.centroid
         lastNormalised = frame.centroidNormalised
-        lastFingers = max(frame.liveCount, frame.touches.count == 0 ? 0 : 1)
+        lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
+        quiet.areaMM = frame.areaMM
         for i in members.indices {
             guard members[i].sequence == sequence else { continue }
-            switch members[i].status {
+            switch members[i].phase {
             case .possible, .active, .held:
-                let p = members[i].recognizer.handle(frame)
-                apply(p, to: i, at: frame.time, into: &events)
+                dispatch(i, .frame(input), frame, into: &events)
             case .idle, .done:
                 continue
             }
         }
-        if frame.isLast && sequenceLive {
+        if input.isLast && sequenceLive {
             sequenceLive = false
             for i in members.indices where members[i].sequence == sequence {
-                if members[i].status == .active {
+                if members[i].phase == .active {
                     // A continuous gesture must end when its touches are gone.
                     members[i].status = .done(.cancelled)
-                    emit(i, .cancelled, at: frame.time, report: nil, reason: "touches ended without the recognizer ending", into: &events)
-                } else if members[i].status == .possible && members[i].recognizer.deadline == nil {
-                    fail(i, "touches lifted before the gesture was complete", at: frame.time, into: &events)
+                    emit(i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive), into: &events)
+                } else if members[i].phase == .possible && members[i].recognizer.deadline == nil {
+                    fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
             }
-        } else if frame.liveCount > 0 {
+        } else if input.fingers > 0 {
             sequenceLive = true
         }
     }
 
-    /// Cancels everything in flight (device removed, daemon stopping).
-    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
+    /// Cancels everything in flight (device removed, config reloaded, daemon stopping).
+    public func cancelAll(at time: EventTime, because teardown: Teardown, into events: inout [GestureEvent]) {
+        let reason = Reason.teardown(teardown)
         for i in members.indices {
             switch members[i].status {
             case .active:
@@ -218,11 +305,83 @@ public final class Arena {
         sequenceLive = false
     }
 
+    /// `cancelAll` with the reason in the caller's words.
+    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
+        cancelAll(at: time, because: .other(reason), into: &events)
+    }
+
+    // MARK: - The dispatcher
+
+    /// Every event a recognizer gets comes through here: the rules every
+    /// recognizer shares are applied first (a cancelled touch; more fingers than
+    /// it takes, or fewer than it needs at the last lift, while it is possible),
+    /// then the recognizer's own machine; the arena applies what it proposes.
+    private func dispatch(_ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
+                          into events: inout [GestureEvent]) {
+        let r = members[i].recognizer
+        let traced = members[i].traced
+        let before = traced ? r.stateDescription : ""
+        var shared = false
+        let p: Proposal
+        if case .frame(let input) = event, let rule = sharedRule(i, input) {
+            p = rule
+            shared = true
+        } else {
+            p = r.handle(event, frame)
+        }
+        if traced {
+            if shared {
+                // The rule decided, not the recognizer: the line says what became of it.
+                let outcome = members[i].phase == .active ? "cancelled" : "failed"
+                trace("\(members[i].name): \(before) → \(event) → \(outcome)\(Self.summary(p))", at: frame.time)
+                outcomeTraced = true
+            } else {
+                let after = r.stateDescription
+                if before != after || !Self.isQuiet(p) {
+                    trace("\(members[i].name): \(before) → \(event) → \(after)\(Self.summary(p))", at: frame.time)
+                }
+            }
+        }
+        apply(p, to: i, at: frame.time, into: &events)
+        if traced { outcomeTraced = false }
+    }
+
+    private func sharedRule(_ i: Int, _ input: TouchInput) -> Proposal? {
+        let phase = members[i].phase
+        if input.change == .cancel {
+            return phase == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
+        }
+        guard phase == .possible else { return nil }
+        let allowed = members[i].fingers
+        if input.maxFingers > allowed.upperBound || (input.isLast && input.maxFingers < allowed.lowerBound) {
+            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: members[i].recognizer.kind))
+        }
+        return nil
+    }
+
+    private static func isQuiet(_ p: Proposal) -> Bool {
+        switch p {
+        case .none, .change: true
+        case .begin, .end, .recognize, .fail, .cancel: false
+        }
+    }
+
+    private static func summary(_ p: Proposal) -> String {
+        switch p {
+        case .none, .change: ""
+        case .begin: ": proposes to begin"
+        case .end: ": proposes to end"
+        case .recognize: ": proposes to be recognized"
+        case .fail(let r), .cancel(let r): " (\(r))"
+        }
+    }
+
     // MARK: - Rules
 
     private func startSequence(_ frame: borrowing TouchFrame) {
         sequence &+= 1
         sequenceLive = true
+        sequenceMaxFingers = 0
         let start = frame.centroidNormalised
         for i in members.indices {
             let accepts = members[i].filter.accepts(device: device, start: start)
@@ -235,7 +394,7 @@ public final class Arena {
                 // Its decision about the last sequence waits on; the recognizer
                 // itself is free to watch this one.
                 members[i].pending.append(Pending(held: h, sequence: members[i].sequence))
-                record("\(members[i].name): held decision kept for sequence \(members[i].sequence)")
+                trace("\(members[i].name): held decision kept for sequence \(members[i].sequence)", of: i, at: frame.time)
             case .idle, .done, .active:
                 break
             }
@@ -251,47 +410,66 @@ public final class Arena {
         }
     }
 
+    /// Applies what a recognizer proposes, in its status. A proposal its status
+    /// forbids (a change before a begin, anything after it decided) is a bug in
+    /// that recognizer: logged and dropped.
     private func apply(_ p: Proposal, to i: Int, at time: EventTime, into events: inout [GestureEvent]) {
         switch p {
         case .none:
             return
         case .fail(let reason):
-            if members[i].status.undecided { fail(i, reason, at: time, into: &events) }
+            switch members[i].phase {
+            case .possible, .held: fail(i, reason, at: time, into: &events)
+            case .active, .idle, .done: forbidden(p, i, at: time)
+            }
         case .cancel(let reason):
-            switch members[i].status {
+            switch members[i].phase {
+            case .possible, .held:
+                fail(i, reason, at: time, into: &events)
             case .active:
                 members[i].status = .done(.cancelled)
                 emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
-            case .possible, .held:
-                fail(i, reason, at: time, into: &events)
-            default: break
+            case .idle, .done:
+                forbidden(p, i, at: time)
             }
         case .begin(let r), .recognize(let r):
             let discrete: Bool = if case .recognize = p { true } else { false }
             switch members[i].status {
-            case .possible:
-                transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
-            case .held(var h):
-                h.report = r
-                members[i].status = .held(h)
-            default: break
+            case .possible: transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
+            case .held(var h): h.report = r; members[i].status = .held(h)
+            case .active, .idle, .done: forbidden(p, i, at: time)
             }
         case .change(let r):
             switch members[i].status {
             case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
             case .held(var h): h.report = r; members[i].status = .held(h)
-            default: break
+            case .possible, .idle, .done: forbidden(p, i, at: time)
             }
         case .end(let r):
             switch members[i].status {
             case .active:
                 members[i].status = .done(.ended)
                 emit(i, .ended, at: time, report: r, reason: nil, into: &events)
-            case .held(var h):
-                h.ended = r
-                members[i].status = .held(h)
-            default: break
+            case .held(var h): h.ended = r; members[i].status = .held(h)
+            case .possible, .idle, .done: forbidden(p, i, at: time)
             }
+        }
+    }
+
+    /// A proposal the member's status forbids: a bug in its recognizer.
+    private func forbidden(_ p: Proposal, _ i: Int, at time: EventTime) {
+        bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].status); dropped", at: time)
+    }
+
+    private static func name(_ p: Proposal) -> String {
+        switch p {
+        case .none: "nothing"
+        case .begin: "begin"
+        case .change: "change"
+        case .end: "end"
+        case .recognize: "recognize"
+        case .fail(let r): "fail (\(r))"
+        case .cancel(let r): "cancel (\(r))"
         }
     }
 
@@ -300,12 +478,12 @@ public final class Arena {
     private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
         for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
             members[i].status = .held(h)
-            record("\(members[i].name): possible → held (waits for \(members[j].name) to fail)")
+            trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
-        for j in members.indices where j != i && members[j].status == .active
+        for j in members.indices where j != i && members[j].phase == .active
             && members[j].sequence == members[i].sequence && preventing(j, i) {
-            fail(i, "prevented: \(members[j].name) began first", at: time, into: &events)
+            fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
         commit(i, h, at: time, into: &events)
@@ -328,23 +506,23 @@ public final class Arena {
             }
         }
         let name = members[i].name
-        let what = h.discrete ? "was recognized" : "began"
+        let began = !h.discrete
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
             if members[j].status.undecided {
-                fail(j, "requires \(name) to fail, but \(name) \(what)", at: time, into: &events)
+                fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
-            dropPending(of: j, from: members[i].decisionStart, because: "requires \(name) to fail, but \(name) \(what)",
+            dropPending(of: j, from: members[i].decisionStart, because: .arena(.requirementSucceeded(name, began: began)),
                         at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
         for j in members.indices where j != i && members[j].status.undecided
             && members[j].sequence == members[i].sequence && preventing(i, j) {
-            fail(j, "excluded: \(name) \(what) first", at: time, into: &events)
+            fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
         }
     }
 
-    private func fail(_ i: Int, _ reason: String, at time: EventTime, into events: inout [GestureEvent]) {
+    private func fail(_ i: Int, _ reason: Reason, at time: EventTime, into events: inout [GestureEvent]) {
         members[i].status = .done(.failed)
         members[i].failedThrough = max(members[i].failedThrough, members[i].sequence)
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
@@ -352,7 +530,7 @@ public final class Arena {
         for k in members[i].requiredBy {
             if case .held(let h) = members[k].status,
                members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: members[k].sequence) }) {
-                record("\(members[k].name): held → released (\(members[i].name) failed)")
+                trace("\(members[k].name): held → released (\(members[i].name) failed)", of: k, at: time)
                 members[k].status = .possible
                 transition(k, h, at: time, into: &events)
             }
@@ -363,7 +541,7 @@ public final class Arena {
     /// Whether member `j` no longer stands in the way of sequence `s`: its
     /// decisions about it failed, or it sat it out.
     private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
-        members[j].failedThrough >= s || (members[j].status == .idle && members[j].sequence >= s)
+        members[j].failedThrough >= s || (members[j].phase == .idle && members[j].sequence >= s)
     }
 
     /// Emits the held decisions of `k` about earlier sequences whose requirements
@@ -374,24 +552,24 @@ public final class Arena {
             let p = members[k].pending[n]
             guard members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: p.sequence) }) else { n += 1; continue }
             members[k].pending.remove(at: n)
-            record("\(members[k].name): held decision for sequence \(p.sequence) released")
+            trace("\(members[k].name): held decision for sequence \(p.sequence) released", of: k, at: time)
             if p.held.discrete {
                 emit(k, .recognized, at: time, report: p.held.report, reason: nil, into: &events)
             } else {
                 emit(k, .began, at: time, report: p.held.report, reason: nil, into: &events)
                 emit(k, p.held.ended == nil ? .cancelled : .ended, at: time, report: p.held.ended,
-                     reason: p.held.ended == nil ? "its touches were gone when it was released" : nil, into: &events)
+                     reason: p.held.ended == nil ? .arena(.touchesGoneWhenReleased) : nil, into: &events)
             }
             let name = members[k].name
             for j in members[k].requiredBy {
-                dropPending(of: j, from: 0, upTo: p.sequence, because: "requires \(name) to fail, but \(name) was recognized",
+                dropPending(of: j, from: 0, upTo: p.sequence, because: .arena(.requirementSucceeded(name, began: false)),
                             at: time, into: &events)
             }
         }
     }
 
     /// Fails the held decisions of `j` about sequences in `from…upTo`.
-    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: String, at time: EventTime,
+    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
                              into events: inout [GestureEvent]) {
         guard !members[j].pending.isEmpty else { return }
         var n = 0
@@ -406,10 +584,11 @@ public final class Arena {
         }
     }
 
-    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: String?,
+    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: Reason?,
                       into events: inout [GestureEvent]) {
         let m = members[i]
-        record("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")")
+        // Every frame of a pan is a change: the trace keeps to transitions.
+        if m.traced && !outcomeTraced && state != .changed { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
         events.append(GestureEvent(
             name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
@@ -417,7 +596,24 @@ public final class Arena {
             detail: report?.detail ?? .none, reason: reason))
     }
 
-    private func record(_ line: @autoclosure () -> String) {
-        if tracing { trace.append(line()) }
+    // MARK: - Log
+
+    private func trace(_ text: @autoclosure () -> String, of i: Int, at time: EventTime) {
+        if members[i].traced { trace(text(), at: time) }
+    }
+
+    private func trace(_ text: String, at time: EventTime) {
+        log?(ArenaLogEntry(kind: .trace, time: time, device: device, text: text))
+    }
+
+    /// Recognizer bugs logged per arena; past this they are only counted, so a
+    /// bug that repeats on every frame cannot flood the journal.
+    static let bugsLogged = 20
+
+    private func bug(_ text: @autoclosure () -> String, at time: EventTime) {
+        bugs += 1
+        guard bugs <= Self.bugsLogged, let log else { return }
+        let more = bugs == Self.bugsLogged ? " (further recognizer bugs on this device are counted, not logged)" : ""
+        log(ArenaLogEntry(kind: .bug, time: time, device: device, text: text() + more))
     }
 }

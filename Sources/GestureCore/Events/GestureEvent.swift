@@ -43,15 +43,17 @@ public struct GestureEvent: Sendable, Equatable {
     public var location: Point
     public var locationNormalised: Point
     public var detail: GestureDetail
-    /// Why it failed or was cancelled, in words and numbers.
-    public var reason: String?
+    /// Why it failed or was cancelled, as a value to match on.
+    public var cause: Reason?
+    /// The same in words and numbers, as the JSON `reason` carries it.
+    public var reason: String? { cause?.description }
 
     public init(name: String, kind: GestureKind, state: GestureState, time: EventTime, device: String,
                 fingers: Int, location: Point, locationNormalised: Point, detail: GestureDetail = .none,
-                reason: String? = nil) {
+                reason: Reason? = nil) {
         self.name = name; self.kind = kind; self.state = state; self.time = time; self.device = device
         self.fingers = fingers; self.location = location; self.locationNormalised = locationNormalised
-        self.detail = detail; self.reason = reason
+        self.detail = detail; self.cause = reason
     }
 }
 
@@ -95,7 +97,7 @@ extension GestureEvent {
         case .rotate(let deg):
             w.field("rotation_deg", raw: formatFixed(deg, decimals: 1))
         }
-        if let reason { w.field("reason", string: reason) }
+        if let cause { w.field("reason", string: cause.description) }
         return w.finish()
     }
 }

@@ -28,12 +28,24 @@ public final class CheckmarkRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case tracking, decided }
+    public enum Failure: Sendable, Equatable {
+        case tooFewPoints(Int)
+        case tooShort(Double, min: Double)
+        /// The lowest point is sample `n` of `of`, at an end.
+        case noVertex(Int, of: Int)
+        case firstArmAngle(Double, min: Double, max: Double)
+        case secondArmAngle(Double, min: Double, max: Double)
+        case armRatioLow(Double, min: Double)
+        case armRatioHigh(Double, max: Double)
+        case rise(Double, min: Double)
+        case bent(Double, Double, max: Double)
+    }
+
 
     public let kind = GestureKind.checkmark
     public let parameters: Parameters
-    private var state = State.tracking
-    private var tracker = SingleFingerTracker()
+    public let fingers: ClosedRange<Int> = 1...1
+    private let drawing = ShapeDrawing()
     private var samples: [Point] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 48
@@ -47,25 +59,28 @@ public final class CheckmarkRecognizer: Recognizer {
         samples.reserveCapacity(CheckmarkRecognizer.sampleCount)
     }
 
-    public func reset() {
-        state = .tracking
-        tracker.reset()
+    public func reset() { drawing.reset() }
+
+    public var stateDescription: String { drawing.description }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        drawing.handle(event, frame, maxDuration: parameters.maxDuration, decide: decide)
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        guard state == .tracking else { return .none }
-        switch tracker.follow(frame, shape: "a checkmark", maxDuration: parameters.maxDuration) {
-        case .pending: return .none
-        case .failed(let why): state = .decided; return .fail(why)
-        case .lifted: state = .decided; return decide()
-        }
-    }
-
+    /// The decision on a finished stroke.
     public func decide() -> Proposal {
+        if let f = failure() { return .fail(.checkmark(f)) }
+        return .recognize(drawing.tracker.report(.checkmark(vertex: vertex), at: vertex))
+    }
+
+    /// The vertex of the last stroke judged.
+    private var vertex = Point.zero
+
+    private func failure() -> Failure? {
         var e = Evidence()
         defer { lastEvidence = e }
-        let stroke = tracker.stroke
-        guard stroke.count >= 5 else { return .fail("\(stroke.count) point\(stroke.count == 1 ? "" : "s") < 5: too few for a checkmark") }
+        let stroke = drawing.tracker.stroke
+        guard stroke.count >= 5 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
         smooth(&samples)
         let kept = hookTrimmedRange(samples, maxFraction: CheckmarkRecognizer.hookFraction,
@@ -78,41 +93,42 @@ public final class CheckmarkRecognizer: Recognizer {
         for i in (first + 1)..<last where samples[i].y > samples[v].y { v = i }
         let start = samples[first], vertex = samples[v], end = samples[last]
         e.vertex = vertex
+        self.vertex = vertex
         e.chords = [start, vertex, end]
         let a = vertex - start, b = end - vertex
         let total = a.length + b.length
         if total < parameters.minLengthMM {
-            return .fail("stroke \(formatFixed(total, decimals: 1)) mm < \(formatFixed(parameters.minLengthMM, decimals: 1)) mm")
+            return .tooShort(total, min: parameters.minLengthMM)
         }
         if v < first + 2 || v > last - 2 {
-            return .fail("no vertex: the lowest point is sample \(v - first + 1) of \(last - first + 1), at an end of the stroke")
+            return .noVertex(v - first + 1, of: last - first + 1)
         }
         let firstAngle = degrees(atan2(a.y, a.x))
         let secondAngle = degrees(atan2(-b.y, b.x))
         e.notes.append("first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up")
         if firstAngle < parameters.firstArmMinDegrees || firstAngle > parameters.firstArmMaxDegrees {
-            return .fail("first arm points \(formatFixed(firstAngle, decimals: 0))° below horizontal, outside \(formatFixed(parameters.firstArmMinDegrees, decimals: 0))…\(formatFixed(parameters.firstArmMaxDegrees, decimals: 0))°")
+            return .firstArmAngle(firstAngle, min: parameters.firstArmMinDegrees, max: parameters.firstArmMaxDegrees)
         }
         if secondAngle < parameters.secondArmMinDegrees || secondAngle > parameters.secondArmMaxDegrees {
-            return .fail("second arm points \(formatFixed(secondAngle, decimals: 0))° above horizontal, outside \(formatFixed(parameters.secondArmMinDegrees, decimals: 0))…\(formatFixed(parameters.secondArmMaxDegrees, decimals: 0))°")
+            return .secondArmAngle(secondAngle, min: parameters.secondArmMinDegrees, max: parameters.secondArmMaxDegrees)
         }
         let ratio = b.length / max(a.length, 0.001)
         if ratio < parameters.minArmRatio {
-            return .fail("second arm \(formatFixed(ratio, decimals: 2))× the first < \(formatFixed(parameters.minArmRatio, decimals: 2))×")
+            return .armRatioLow(ratio, min: parameters.minArmRatio)
         }
         if ratio > parameters.maxArmRatio {
-            return .fail("second arm \(formatFixed(ratio, decimals: 2))× the first > \(formatFixed(parameters.maxArmRatio, decimals: 2))×")
+            return .armRatioHigh(ratio, max: parameters.maxArmRatio)
         }
         let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
         if rise < parameters.minRiseRatio {
-            return .fail("second arm rises \(formatFixed(rise, decimals: 2))× the first arm's drop < \(formatFixed(parameters.minRiseRatio, decimals: 2))×")
+            return .rise(rise, min: parameters.minRiseRatio)
         }
         let bend1 = pathLength(first, v) / max(a.length, 0.001)
         let bend2 = pathLength(v, last) / max(b.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
-            return .fail("arms bend: path/chord \(formatFixed(bend1, decimals: 2)) and \(formatFixed(bend2, decimals: 2)), max \(formatFixed(parameters.maxArmBend, decimals: 2))")
+            return .bent(bend1, bend2, max: parameters.maxArmBend)
         }
-        return .recognize(tracker.report(.checkmark(vertex: vertex), at: vertex))
+        return nil
     }
 
     private func pathLength(_ from: Int, _ to: Int) -> Double {

@@ -31,12 +31,25 @@ public final class CircleRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case tracking, decided }
+    public enum Failure: Sendable, Equatable {
+        case tooFewPoints(Int)
+        case collinear(Int)
+        case radius(Double, min: Double)
+        case fitError(Double, tolerance: Double)
+        case sweptTooLittle(Double, min: Double)
+        case sweptTooMuch(Double, max: Double)
+        /// This point of the stroke lies within the inner box (half-side in mm).
+        case insideInnerBox(Point, halfSide: Double)
+        case coverage(Double, min: Double)
+        case endGap(Double, max: Double)
+        case corners(Double, max: Double)
+    }
+
 
     public let kind = GestureKind.circle
     public let parameters: Parameters
-    private var state = State.tracking
-    private var tracker = SingleFingerTracker()
+    public let fingers: ClosedRange<Int> = 1...1
+    private let drawing = ShapeDrawing()
     private var samples: [Point] = []
     private var turns: [Double] = []
     private var sharpest: [Int] = []
@@ -58,26 +71,29 @@ public final class CircleRecognizer: Recognizer {
         sharpest.reserveCapacity(CircleRecognizer.sampleCount)
     }
 
-    public func reset() {
-        state = .tracking
-        tracker.reset()
+    public func reset() { drawing.reset() }
+
+    public var stateDescription: String { drawing.description }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        drawing.handle(event, frame, maxDuration: parameters.maxDuration, decide: decide)
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        guard state == .tracking else { return .none }
-        switch tracker.follow(frame, shape: "a circle", maxDuration: parameters.maxDuration) {
-        case .pending: return .none
-        case .failed(let why): state = .decided; return .fail(why)
-        case .lifted: state = .decided; return decide()
-        }
-    }
-
-    /// The decision on a finished stroke; also used by the benchmark and `explain`.
+    /// The decision on a finished stroke.
     public func decide() -> Proposal {
+        if let f = failure() { return .fail(.circle(f)) }
+        return .recognize(drawing.tracker.report(.circle(center: fit.center, radiusMM: fit.radius, fitError: fit.error,
+                                                 clockwise: fit.swept > 0, sweptDegrees: abs(fit.swept)), at: fit.center))
+    }
+
+    /// The circle of the last stroke judged.
+    private var fit = (center: Point.zero, radius: 0.0, error: 0.0, swept: 0.0)
+
+    private func failure() -> Failure? {
         var e = Evidence()
         defer { lastEvidence = e }
-        let stroke = tracker.stroke
-        guard stroke.count >= 8 else { return .fail("\(stroke.count) point\(stroke.count == 1 ? "" : "s") < 8: too few to fit a circle") }
+        let stroke = drawing.tracker.stroke
+        guard stroke.count >= 8 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples, passes: 2)
         let kept = hookTrimmedRange(samples, maxFraction: CircleRecognizer.hookFraction,
@@ -85,8 +101,8 @@ public final class CircleRecognizer: Recognizer {
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
         if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
         let path = samples[kept]
-        guard let fit = taubinCircleFit(path) else { return .fail("no circle fits: the \(path.count) points lie on a line") }
-        let (c, r) = fit
+        guard let circle = taubinCircleFit(path) else { return .collinear(path.count) }
+        let (c, r) = circle
         e.circle = (c, r)
         let box = Box(bounding: path)
         e.strokeBox = box
@@ -95,38 +111,38 @@ public final class CircleRecognizer: Recognizer {
         for p in path { let d = (p.distance(to: c) - r) / r; sq += d * d }
         let fitError = (sq / Double(path.count)).squareRoot()
         let swept = sweptAngle(path, around: c)
+        fit = (c, r, fitError, swept)
         let cornerShare = turningConcentration(samples, in: kept, span: CircleRecognizer.turnSpan,
                                                fraction: CircleRecognizer.cornerFraction, turns: &turns, sharpest: &sharpest)
         e.corners = sharpest.map { samples[$0] }
         e.notes.append("radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°, sharpest fifth turns \(formatFixed(cornerShare * 100, decimals: 0))%")
         if r < parameters.minRadiusMM {
-            return .fail("radius \(formatFixed(r, decimals: 1)) mm < \(formatFixed(parameters.minRadiusMM, decimals: 1)) mm")
+            return .radius(r, min: parameters.minRadiusMM)
         }
         if fitError > parameters.tolerance {
-            return .fail("fit error \(formatFixed(fitError, decimals: 2)) > tolerance \(formatFixed(parameters.tolerance, decimals: 2))")
+            return .fitError(fitError, tolerance: parameters.tolerance)
         }
         if abs(swept) < parameters.minSweepDegrees {
-            return .fail("swept \(formatFixed(abs(swept), decimals: 0))° < \(formatFixed(parameters.minSweepDegrees, decimals: 0))°")
+            return .sweptTooLittle(abs(swept), min: parameters.minSweepDegrees)
         }
         if abs(swept) > parameters.maxSweepDegrees {
-            return .fail("swept \(formatFixed(abs(swept), decimals: 0))° > \(formatFixed(parameters.maxSweepDegrees, decimals: 0))°")
+            return .sweptTooMuch(abs(swept), max: parameters.maxSweepDegrees)
         }
         if let inner = e.innerBox, let p = path.first(where: { inner.contains($0) }) {
-            return .fail("point \(p) inside the inner box (±\(formatFixed(r * parameters.innerBoxFraction, decimals: 1)) mm around the centre)")
+            return .insideInnerBox(p, halfSide: r * parameters.innerBoxFraction)
         }
         let coverage = (box?.area ?? 0) / (4 * r * r)
         if coverage < parameters.minBoxCoverage {
-            return .fail("stroke covers \(formatFixed(coverage * 100, decimals: 0))% of the circle's box < \(formatFixed(parameters.minBoxCoverage * 100, decimals: 0))%")
+            return .coverage(coverage, min: parameters.minBoxCoverage)
         }
         let gap = path.first!.distance(to: path.last!) / r
         if gap > parameters.maxEndGap {
-            return .fail("ends \(formatFixed(gap, decimals: 2)) radii from its start > \(formatFixed(parameters.maxEndGap, decimals: 2))")
+            return .endGap(gap, max: parameters.maxEndGap)
         }
         if cornerShare > parameters.maxCornerShare {
-            return .fail("turns at corners: the sharpest fifth does \(formatFixed(cornerShare * 100, decimals: 0))% of the turning > \(formatFixed(parameters.maxCornerShare * 100, decimals: 0))%")
+            return .corners(cornerShare, max: parameters.maxCornerShare)
         }
-        return .recognize(tracker.report(.circle(center: c, radiusMM: r, fitError: fitError, clockwise: swept > 0,
-                                                 sweptDegrees: abs(swept)), at: c))
+        return nil
     }
 
     public var evidence: Evidence { lastEvidence }

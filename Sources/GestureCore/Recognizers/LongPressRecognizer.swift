@@ -9,82 +9,85 @@ public final class LongPressRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case idle, waiting, pressing, decided }
+    public enum Failure: Sendable, Equatable {
+        /// When the time was up, this many fingers were down instead of `needed`.
+        case wrongFingers(Int, needed: Int, after: Millis)
+        /// One of several fingers lifted early.
+        case fingerLifted(after: Millis, min: Millis)
+        case moved(Double, max: Double, before: Millis)
+        /// Every finger lifted early.
+        case lifted(after: Millis, min: Millis)
+    }
+
+    enum State {
+        case idle
+        /// Fingers down since `since`, centred at `start` when the last one landed;
+        /// `where`/`fingers` as of the latest frame, for the report at the deadline.
+        case waiting(since: EventTime, start: Point, at: Point, atNormalised: Point, fingers: Int)
+        case pressing
+        case done
+    }
 
     public let kind = GestureKind.longPress
     public let parameters: Parameters
+    /// Fewer fingers lifting early or missing at the deadline fail it with its
+    /// own reasons; the arena only stops more than `fingers`.
+    public var fingers: ClosedRange<Int> { 1...max(1, parameters.fingers) }
     private var state = State.idle
-    private var startTime = EventTime.zero
-    private var start = Point.zero
-    private var lastCentroid = Point.zero
-    private var lastNormalised = Point.zero
-    private var maxFingers = 0
-    private var live = 0
 
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
-    public func reset() {
-        state = .idle
-        maxFingers = 0
-        live = 0
+    public func reset() { state = .idle }
+
+    public var deadline: EventTime? {
+        if case .waiting(let since, _, _, _, _) = state { since + parameters.minDuration } else { nil }
     }
 
-    public var deadline: EventTime? { state == .waiting ? startTime + parameters.minDuration : nil }
-
-    public func timeout(at time: EventTime) -> Proposal {
-        guard state == .waiting else { return .none }
-        if live != parameters.fingers {
-            state = .decided
-            return .fail("\(live) finger\(live == 1 ? "" : "s") down after \(parameters.minDuration), needs \(parameters.fingers)")
-        }
-        state = .pressing
-        return .begin(Report(detail: .none, fingers: live, location: lastCentroid, locationNormalised: lastNormalised))
-    }
-
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        if state == .decided { return .none }
-        if frame.anyCancelled {
-            let was = state
-            state = .decided
-            return was == .pressing ? .cancel("touch cancelled") : .fail("touch cancelled")
-        }
-        live = frame.liveCount
-        maxFingers = max(maxFingers, live)
-        lastCentroid = frame.centroid
-        lastNormalised = frame.centroidNormalised
+    public var stateDescription: String {
         switch state {
-        case .idle:
-            state = .waiting
-            startTime = frame.time
-            start = frame.centroid
+        case .idle: "idle"
+        case .waiting(_, _, _, _, let fingers): "waiting(\(fingers) finger\(fingers == 1 ? "" : "s"))"
+        case .pressing: "pressing"
+        case .done: "done"
+        }
+    }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        switch (state, event) {
+        case (.idle, .frame(let input)):
+            state = .waiting(since: frame.time, start: frame.centroid, at: frame.centroid,
+                             atNormalised: frame.centroidNormalised, fingers: input.fingers)
             return .none
-        case .waiting:
-            if maxFingers > parameters.fingers {
-                state = .decided
-                return .fail("\(maxFingers) fingers > \(parameters.fingers)")
-            }
-            if frame.began { start = frame.centroid } // a finger joining is not movement
-            if !frame.isLast && frame.touches.contains(where: { $0.phase.isFinal }) {
-                state = .decided
-                return .fail("a finger lifted after \(frame.time - startTime) < \(parameters.minDuration)")
-            }
+        case (.waiting(let since, var start, _, _, _), .frame(let input)):
+            if input.landed { start = frame.centroid } // a finger joining is not movement
+            let held = frame.time - since
+            if input.isLast { return fail(.lifted(after: held, min: parameters.minDuration)) }
+            if input.change == .lift { return fail(.fingerLifted(after: held, min: parameters.minDuration)) }
             let moved = frame.centroid.distance(to: start)
-            if !frame.isLast && moved > parameters.maxMovementMM {
-                state = .decided
-                return .fail("moved \(formatFixed(moved, decimals: 1)) mm > \(formatFixed(parameters.maxMovementMM, decimals: 1)) mm before \(parameters.minDuration)")
+            if moved > parameters.maxMovementMM {
+                return fail(.moved(moved, max: parameters.maxMovementMM, before: parameters.minDuration))
             }
-            if frame.isLast {
-                state = .decided
-                return .fail("lifted after \(frame.time - startTime) < \(parameters.minDuration)")
-            }
+            state = .waiting(since: since, start: start, at: frame.centroid, atNormalised: frame.centroidNormalised,
+                             fingers: input.fingers)
             return .none
-        case .pressing:
-            let r = Report(detail: .none, fingers: max(live, 1), location: frame.centroid,
+        case (.waiting(_, _, let at, let atNormalised, let live), .timeout):
+            if live != parameters.fingers {
+                return fail(.wrongFingers(live, needed: parameters.fingers, after: parameters.minDuration))
+            }
+            state = .pressing
+            return .begin(Report(detail: .none, fingers: live, location: at, locationNormalised: atNormalised))
+        case (.pressing, .frame(let input)):
+            let r = Report(detail: .none, fingers: input.maxFingers, location: frame.centroid,
                            locationNormalised: frame.centroidNormalised)
-            if frame.isLast { state = .decided; return .end(r) }
+            if input.isLast { state = .done; return .end(r) }
             return .change(r)
-        case .decided:
+        case (.idle, .timeout), (.pressing, .timeout), (.done, _):
             return .none
         }
+    }
+
+    private func fail(_ f: Failure) -> Proposal {
+        state = .done
+        return .fail(.longPress(f))
     }
 }

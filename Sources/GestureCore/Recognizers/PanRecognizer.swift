@@ -2,6 +2,10 @@
 /// least `startThresholdMM`. Continuous: began, changed (translation and velocity
 /// in mm and mm/s), ended when the fingers lift, cancelled when a touch is.
 /// When fingers land or lift mid-pan the translation carries on without a jump.
+///
+/// `fingers` in its events is the most fingers down at once in the sequence so
+/// far: it stays put while the fingers lift one by one at the end, so `began`,
+/// every `changed` and `ended` of a four-finger drag all say 4.
 public final class PanRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         public var minFingers = 1
@@ -10,107 +14,110 @@ public final class PanRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case idle, tracking, panning, decided }
+    public enum Failure: Sendable, Equatable {
+        /// The fingers lifted after the centroid moved only this far.
+        case tooShort(Double, threshold: Double)
+    }
+
+    enum State {
+        /// Before the first frame.
+        case idle
+        /// Fingers down; the centroid has not moved `startThresholdMM` yet.
+        case tracking
+        case panning
+        case done
+    }
 
     public let kind = GestureKind.pan
     public let parameters: Parameters
+    public var fingers: ClosedRange<Int> { parameters.minFingers...max(parameters.minFingers, parameters.maxFingers) }
     private var state = State.idle
     private var centroidTranslation = CentroidTranslation()
-    private var lastCount = 0
-    private var maxFingers = 0
-    /// Recent (time, translation) samples for the velocity, a fixed ring.
-    private var ringTime = [EventTime](repeating: .zero, count: 8)
-    private var ringTranslation = [Point](repeating: .zero, count: 8)
-    private var ringNext = 0
-    private var ringCount = 0
-    /// Velocity is measured over about this window.
-    static let velocityWindow = Millis(80)
+    private var velocity = VelocityEstimate()
 
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
     public func reset() {
         state = .idle
         centroidTranslation.reset()
-        lastCount = 0
-        maxFingers = 0
-        ringNext = 0
-        ringCount = 0
+        velocity.reset()
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        if state == .decided { return .none }
-        if frame.anyCancelled {
-            let wasPanning = state == .panning
-            state = .decided
-            return wasPanning ? .cancel("touch cancelled") : .fail("touch cancelled")
-        }
-        let live = frame.liveCount
-        maxFingers = max(maxFingers, live)
-        if state == .idle { state = .tracking }
-        if live > 0 { lastCount = live }
-        let t = centroidTranslation.update(frame)
-        record(t, at: frame.time)
-
+    public var stateDescription: String {
         switch state {
-        case .tracking:
-            if live > parameters.maxFingers {
-                state = .decided
-                return .fail("\(live) fingers > max \(parameters.maxFingers)")
+        case .idle: "idle"
+        case .tracking: "tracking"
+        case .panning: "panning"
+        case .done: "done"
+        }
+    }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        guard case .frame(let input) = event else { return .none }  // no timer
+        let t = centroidTranslation.update(frame)
+        velocity.add(t, at: frame.time)
+        switch state {
+        case .idle, .tracking:
+            state = .tracking
+            if input.isLast {
+                state = .done
+                return .fail(.pan(.tooShort(t.length, threshold: parameters.startThresholdMM)))
             }
-            if frame.isLast {
-                state = .decided
-                if maxFingers < parameters.minFingers {
-                    return .fail("\(maxFingers) finger\(maxFingers == 1 ? "" : "s") < min \(parameters.minFingers)")
-                }
-                return .fail("lifted after \(formatFixed(t.length, decimals: 1)) mm < \(formatFixed(parameters.startThresholdMM, decimals: 1)) mm")
-            }
-            guard live >= parameters.minFingers, t.length >= parameters.startThresholdMM else { return .none }
+            guard input.fingers >= parameters.minFingers, t.length >= parameters.startThresholdMM else { return .none }
             state = .panning
-            return .begin(report(frame, t, fingers: live))
+            return .begin(report(frame, t, input))
         case .panning:
-            if frame.isLast {
-                state = .decided
-                return .end(report(frame, t, fingers: maxFingers))
+            if input.isLast || !fingers.contains(input.fingers) {
+                state = .done
+                return .end(report(frame, t, input))
             }
-            if live > parameters.maxFingers || live < parameters.minFingers {
-                state = .decided
-                return .end(report(frame, t, fingers: live))
-            }
-            return .change(report(frame, t, fingers: live))
-        case .idle, .decided:
+            return .change(report(frame, t, input))
+        case .done:
             return .none
         }
     }
 
-    private var lastTranslation: Point {
-        ringCount == 0 ? .zero : ringTranslation[(ringNext + 7) & 7]
+    private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput) -> Report {
+        Report(detail: .pan(translation: t, velocity: velocity.mmPerSecond), fingers: input.maxFingers,
+               location: frame.centroid, locationNormalised: frame.centroidNormalised)
+    }
+}
+
+/// Velocity of the pan's translation over its recent samples: from the newest
+/// back to the first at least `window` older (or the oldest kept), divided by
+/// at least `minimumSpan`, as libinput's velocity tracker does, so that two
+/// reports microseconds apart (a touch's first two can be) do not read as
+/// millions of mm/s. A fixed ring of 8 samples: nothing allocated per frame.
+struct VelocityEstimate {
+    static let window = Millis(80)
+    static let minimumSpan = Millis(10)
+    private var ringTime = [EventTime](repeating: .zero, count: 8)
+    private var ringTranslation = [Point](repeating: .zero, count: 8)
+    private var next = 0
+    private var count = 0
+
+    mutating func reset() { next = 0; count = 0 }
+
+    mutating func add(_ translation: Point, at time: EventTime) {
+        ringTime[next] = time
+        ringTranslation[next] = translation
+        next = (next + 1) & 7
+        count = min(count + 1, 8)
     }
 
-    private func record(_ t: Point, at time: EventTime) {
-        ringTime[ringNext] = time
-        ringTranslation[ringNext] = t
-        ringNext = (ringNext + 1) & 7
-        ringCount = min(ringCount + 1, 8)
-    }
-
-    private var velocity: Point {
-        guard ringCount >= 2 else { return .zero }
-        let newest = (ringNext + 7) & 7
+    var mmPerSecond: Point {
+        guard count >= 2 else { return .zero }
+        let newest = (next + 7) & 7
         var oldest = newest
         var k = 1
-        while k < ringCount {
-            let idx = (newest - k + 8) & 7
-            oldest = idx
-            if ringTime[newest] - ringTime[idx] >= PanRecognizer.velocityWindow { break }
+        while k < count {
+            let i = (newest - k + 8) & 7
+            oldest = i
+            if ringTime[newest] - ringTime[i] >= Self.window { break }
             k += 1
         }
-        let dt = (ringTime[newest] - ringTime[oldest]).seconds
-        guard dt > 0 else { return .zero }
-        return (ringTranslation[newest] - ringTranslation[oldest]) / dt
-    }
-
-    private func report(_ frame: borrowing TouchFrame, _ t: Point, fingers: Int) -> Report {
-        Report(detail: .pan(translation: t, velocity: velocity), fingers: fingers,
-               location: frame.centroid, locationNormalised: frame.centroidNormalised)
+        let span = ringTime[newest] - ringTime[oldest]
+        guard span.value >= 0 else { return .zero }
+        return (ringTranslation[newest] - ringTranslation[oldest]) / max(span, Self.minimumSpan).seconds
     }
 }

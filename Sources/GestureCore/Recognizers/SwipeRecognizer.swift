@@ -15,14 +15,26 @@ public final class SwipeRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case idle, tracking, decided }
+    public enum Failure: Sendable, Equatable {
+        case timedOut(max: Millis)
+        case tooShort(Double, min: Double)
+        case tooSlow(Double, min: Double)
+        /// This many degrees off the nearest direction.
+        case offAxis(Double, Direction, max: Double)
+        case directionNotAllowed(Direction, allowed: Set<Direction>)
+    }
+
+    enum State {
+        case idle
+        /// Fingers down since `since`, the centroid first at `start`.
+        case tracking(since: EventTime, start: Point)
+        case done
+    }
 
     public let kind = GestureKind.swipe
     public let parameters: Parameters
+    public var fingers: ClosedRange<Int> { parameters.fingers...parameters.fingers }
     private var state = State.idle
-    private var start = Point.zero
-    private var startTime = EventTime.zero
-    private var maxFingers = 0
     /// Landing and lifting fingers do not count as travel.
     private var centroidTranslation = CentroidTranslation()
 
@@ -30,47 +42,44 @@ public final class SwipeRecognizer: Recognizer {
 
     public func reset() {
         state = .idle
-        maxFingers = 0
         centroidTranslation.reset()
     }
 
-    public var deadline: EventTime? { state == .tracking ? startTime + parameters.maxDuration : nil }
-
-    public func timeout(at time: EventTime) -> Proposal {
-        guard state == .tracking else { return .none }
-        state = .decided
-        return .fail("took longer than \(parameters.maxDuration)")
+    public var deadline: EventTime? {
+        if case .tracking(let since, _) = state { since + parameters.maxDuration } else { nil }
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        if state == .decided { return .none }
-        if frame.anyCancelled { state = .decided; return .fail("touch cancelled") }
-        let live = frame.liveCount
-        if state == .idle {
-            state = .tracking
-            startTime = frame.time
-            start = frame.centroid
+    public var stateDescription: String {
+        switch state {
+        case .idle: "idle"
+        case .tracking: "tracking"
+        case .done: "done"
         }
+    }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        switch (state, event) {
+        case (.idle, .frame(let input)):
+            return track(frame, input, since: frame.time, start: frame.centroid)
+        case (.tracking(let since, let start), .frame(let input)):
+            return track(frame, input, since: since, start: start)
+        case (.tracking, .timeout):
+            return fail(.timedOut(max: parameters.maxDuration))
+        case (.idle, .timeout), (.done, _):
+            return .none
+        }
+    }
+
+    private func track(_ frame: borrowing TouchFrame, _ input: TouchInput, since: EventTime, start: Point) -> Proposal {
         let translation = centroidTranslation.update(frame)
-        maxFingers = max(maxFingers, live)
-        if maxFingers > parameters.fingers {
-            state = .decided
-            return .fail("\(maxFingers) fingers > \(parameters.fingers)")
-        }
-        guard frame.isLast else { return .none }
-        state = .decided
-        if maxFingers < parameters.fingers {
-            return .fail("\(maxFingers) finger\(maxFingers == 1 ? "" : "s") < \(parameters.fingers)")
+        guard input.isLast else {
+            state = .tracking(since: since, start: start)
+            return .none
         }
         let distance = translation.length
-        if distance < parameters.minDistanceMM {
-            return .fail("travelled \(formatFixed(distance, decimals: 1)) mm < \(formatFixed(parameters.minDistanceMM, decimals: 1)) mm")
-        }
-        let seconds = max((frame.time - startTime).seconds, 0.001)
-        let speed = distance / seconds
-        if speed < parameters.minSpeedMMPerS {
-            return .fail("speed \(formatFixed(speed, decimals: 0)) mm/s < \(formatFixed(parameters.minSpeedMMPerS, decimals: 0)) mm/s")
-        }
+        if distance < parameters.minDistanceMM { return fail(.tooShort(distance, min: parameters.minDistanceMM)) }
+        let speed = distance / max((frame.time - since).seconds, 0.001)
+        if speed < parameters.minSpeedMMPerS { return fail(.tooSlow(speed, min: parameters.minSpeedMMPerS)) }
         let direction: Direction
         let off: Double
         if abs(translation.x) >= abs(translation.y) {
@@ -80,18 +89,18 @@ public final class SwipeRecognizer: Recognizer {
             direction = translation.y > 0 ? .down : .up
             off = degrees(atan2(abs(translation.x), abs(translation.y)))
         }
-        if off > parameters.maxAngleDegrees {
-            return .fail("\(formatFixed(off, decimals: 0))° off \(direction.rawValue) > \(formatFixed(parameters.maxAngleDegrees, decimals: 0))°")
-        }
+        if off > parameters.maxAngleDegrees { return fail(.offAxis(off, direction, max: parameters.maxAngleDegrees)) }
         if !parameters.directions.contains(direction) {
-            return .fail("direction \(direction.rawValue) not in \(parameters.directions.map(\.rawValue).sorted().joined(separator: ", "))")
+            return fail(.directionNotAllowed(direction, allowed: parameters.directions))
         }
+        state = .done
         return .recognize(Report(detail: .swipe(direction: direction.rawValue, translation: translation, speedMMPerS: speed),
-                                 fingers: maxFingers, location: start,
-                                 locationNormalised: normalise(start, frame.areaMM)))
+                                 fingers: input.maxFingers, location: start,
+                                 locationNormalised: normalised(start, in: frame.areaMM)))
     }
-}
 
-func normalise(_ p: Point, _ area: Point) -> Point {
-    Point(x: area.x > 0 ? p.x / area.x : 0, y: area.y > 0 ? p.y / area.y : 0)
+    private func fail(_ f: Failure) -> Proposal {
+        state = .done
+        return .fail(.swipe(f))
+    }
 }

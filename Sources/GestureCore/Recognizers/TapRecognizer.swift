@@ -12,21 +12,39 @@ public final class TapRecognizer: Recognizer {
         public init() {}
     }
 
+    public enum Failure: Sendable, Equatable {
+        /// A finger moved this far from where it landed.
+        case moved(Double, max: Double)
+        /// The fingers stayed down past the deadline.
+        case heldTooLong(max: Millis)
+        /// The fingers lifted, but after this long.
+        case held(Millis, max: Millis)
+        /// This many taps of the ones needed, and no next one within the window.
+        case noNextTap(Int, of: Int, window: Millis)
+        /// Tap number `n` landed this far from the one before.
+        case nextTapTooFar(Int, mm: Double, slop: Double)
+    }
+
     enum State {
+        /// No finger down yet.
         case idle
-        case touching(count: Int, start: EventTime)
-        case waiting(count: Int, until: EventTime)
-        case decided
+        /// The fingers of tap number `tap` have been down since `since`; a finger
+        /// moved at most `moved` mm from where it landed.
+        case touching(tap: Int, since: EventTime, moved: Double)
+        /// `taps` taps done, the last where its fingers landed (`at`); the next
+        /// must land by `until`.
+        case waiting(taps: Int, until: EventTime, at: Point)
+        case done
     }
 
     public let kind = GestureKind.tap
     public let parameters: Parameters
+    public var fingers: ClosedRange<Int> { parameters.fingers...parameters.fingers }
     private var state = State.idle
-    private var maxFingers = 0
+    /// Where each finger of the current tap landed (storage reused).
     private var starts: [(TouchID, Point)] = []
+    /// Where the last tap landed, for `explain`.
     private var lastTapLocation = Point.zero
-    private var lastNormalised = Point.zero
-    private var maxMoved = 0.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -35,100 +53,81 @@ public final class TapRecognizer: Recognizer {
 
     public func reset() {
         state = .idle
-        maxFingers = 0
         starts.removeAll(keepingCapacity: true)
-        maxMoved = 0
     }
 
     public var deadline: EventTime? {
         switch state {
-        case .touching(_, let start): start + parameters.maxDuration
-        case .waiting(_, let until): until
-        default: nil
+        case .touching(_, let since, _): since + parameters.maxDuration
+        case .waiting(_, let until, _): until
+        case .idle, .done: nil
         }
     }
 
-    public func timeout(at time: EventTime) -> Proposal {
+    public var stateDescription: String {
         switch state {
-        case .touching:
-            state = .decided
-            return .fail("held longer than \(parameters.maxDuration)")
-        case .waiting(let count, _):
-            state = .decided
-            return .fail("\(count) of \(parameters.taps) taps: no next tap within \(parameters.multiTapWindow)")
-        default:
-            return .none
+        case .idle: "idle"
+        case .touching(let tap, _, _): "touching(tap \(tap))"
+        case .waiting(let taps, _, _): "waiting(\(taps) of \(parameters.taps) taps)"
+        case .done: "done"
         }
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        switch state {
-        case .decided:
-            return .none
-        case .idle:
-            guard frame.began else { return .none }
-            beginTap(frame, count: 0)
-        case .waiting(let count, _):
-            guard frame.began else { return .none }
-            let d = frame.centroid.distance(to: lastTapLocation)
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        switch (state, event) {
+        case (.idle, .frame(let input)):
+            guard input.landed else { return .none }
+            starts.removeAll(keepingCapacity: true)
+            return touching(frame, input, tap: 1, since: frame.time, moved: 0)
+        case (.touching(let tap, let since, let moved), .frame(let input)):
+            return touching(frame, input, tap: tap, since: since, moved: moved)
+        case (.waiting(let taps, _, let at), .frame(let input)):
+            guard input.landed else { return .none }
+            let d = frame.centroid.distance(to: at)
             if d > parameters.multiTapSlopMM {
-                state = .decided
-                return .fail("tap \(count + 1) landed \(formatFixed(d, decimals: 1)) mm from tap \(count) > \(formatFixed(parameters.multiTapSlopMM, decimals: 1)) mm")
+                return fail(.nextTapTooFar(taps + 1, mm: d, slop: parameters.multiTapSlopMM))
             }
-            beginTap(frame, count: count)
-        case .touching:
-            break
+            starts.removeAll(keepingCapacity: true)
+            return touching(frame, input, tap: taps + 1, since: frame.time, moved: 0)
+        case (.touching, .timeout):
+            return fail(.heldTooLong(max: parameters.maxDuration))
+        case (.waiting(let taps, _, _), .timeout):
+            return fail(.noNextTap(taps, of: parameters.taps, window: parameters.multiTapWindow))
+        case (.idle, .timeout), (.done, _):
+            return .none
         }
-        guard case .touching(let count, let start) = state else { return .none }
+    }
 
-        var live = 0
+    private func touching(_ frame: borrowing TouchFrame, _ input: TouchInput, tap: Int, since: EventTime,
+                          moved: Double) -> Proposal {
+        var moved = moved
         for t in frame.touches {
-            if t.phase == .cancelled { state = .decided; return .fail("touch cancelled") }
             if t.phase == .began { starts.append((t.id, t.position)) }
-            if !t.phase.isFinal { live += 1 }
-            if let s = starts.first(where: { $0.0 == t.id }) {
-                maxMoved = max(maxMoved, t.position.distance(to: s.1))
-            }
+            if let s = starts.first(where: { $0.0 == t.id }) { moved = max(moved, t.position.distance(to: s.1)) }
         }
-        maxFingers = max(maxFingers, live)
-        if maxMoved > parameters.maxMovementMM {
-            state = .decided
-            return .fail("moved \(formatFixed(maxMoved, decimals: 1)) mm > \(formatFixed(parameters.maxMovementMM, decimals: 1)) mm")
+        if moved > parameters.maxMovementMM { return fail(.moved(moved, max: parameters.maxMovementMM)) }
+        let held = frame.time - since
+        if held > parameters.maxDuration { return fail(.held(held, max: parameters.maxDuration)) }
+        guard input.isLast else {
+            state = .touching(tap: tap, since: since, moved: moved)
+            return .none
         }
-        if maxFingers > parameters.fingers {
-            state = .decided
-            return .fail("\(maxFingers) fingers > \(parameters.fingers)")
-        }
-        if frame.time - start > parameters.maxDuration {
-            state = .decided
-            return .fail("held \(frame.time - start) > \(parameters.maxDuration)")
-        }
-        guard frame.isLast else { return .none }
-        if maxFingers < parameters.fingers {
-            state = .decided
-            return .fail("\(maxFingers) finger\(maxFingers == 1 ? "" : "s") < \(parameters.fingers)")
-        }
-        let taps = count + 1
         // Where the fingers landed: the last lift's frame holds only the last finger.
         var landed = Point.zero
         for s in starts { landed += s.1 }
         lastTapLocation = starts.isEmpty ? frame.centroid : landed / Double(starts.count)
-        let area = frame.areaMM
-        lastNormalised = Point(x: area.x > 0 ? lastTapLocation.x / area.x : 0, y: area.y > 0 ? lastTapLocation.y / area.y : 0)
-        if taps >= parameters.taps {
-            state = .decided
-            return .recognize(Report(detail: .tap(taps: taps), fingers: maxFingers, location: lastTapLocation,
-                                     locationNormalised: lastNormalised))
+        if tap >= parameters.taps {
+            state = .done
+            return .recognize(Report(detail: .tap(taps: tap), fingers: input.maxFingers, location: lastTapLocation,
+                                     locationNormalised: normalised(lastTapLocation, in: frame.areaMM)))
         }
-        state = .waiting(count: taps, until: frame.time + parameters.multiTapWindow)
+        state = .waiting(taps: tap, until: frame.time + parameters.multiTapWindow, at: lastTapLocation)
         return .none
     }
 
-    private func beginTap(_ frame: borrowing TouchFrame, count: Int) {
-        state = .touching(count: count, start: frame.time)
-        maxFingers = 0
-        maxMoved = 0
-        starts.removeAll(keepingCapacity: true)
+    private func fail(_ f: Failure) -> Proposal {
+        state = .done
+        return .fail(.tap(f))
     }
 
     public var evidence: Evidence {

@@ -2,7 +2,10 @@
 /// direction reversals, each after at least `minTravelMM` of travel; recognized
 /// as soon as `reversals` are reached. Fails at once when a stroke takes longer
 /// than `maxStrokeDuration` (too slow) or moves more vertically than
-/// `maxVerticalRatio` times its horizontal travel (too vertical).
+/// `maxVerticalRatio` times its horizontal travel (too vertical), and at the last
+/// reversal when the strokes together crept up or down more than `maxDrift` mm
+/// per mm across: scrubbing stays on its line, while a zigzag that works its way
+/// down — a quickly drawn curly brace — is no tickle.
 ///
 /// A stroke runs from one turn to the next, timed from turn point to turn point
 /// (not to the moment the travel back confirms the turn), and the first one from
@@ -16,25 +19,55 @@ public final class TickleRecognizer: Recognizer {
         public init() {}
     }
 
-    enum State { case tracking, decided }
+    public enum Failure: Sendable, Equatable {
+        /// Stroke `stroke` took `took` (nil: the timer ran out first) > `max`.
+        case strokeTooSlow(stroke: Int, took: Millis?, max: Millis, reversals: Int)
+        case tooVertical(stroke: Int, vertical: Double, horizontal: Double, maxRatio: Double)
+        /// The finished strokes together moved `vertical` mm up or down for
+        /// `horizontal` mm across.
+        case drifted(vertical: Double, horizontal: Double, maxRatio: Double)
+        case tooFewReversals(Int, needed: Int)
+    }
+
+    /// Where the scrubbing is.
+    struct Scrub {
+        /// +1 moving right, -1 moving left, 0 not yet moving.
+        var direction = 0
+        /// Still where it landed (within `restMM`).
+        var resting = true
+        /// The farthest point along the current direction, and when it was reached.
+        var extreme: Point
+        var extremeTime: EventTime
+        var strokeStart: Point
+        var strokeStartTime: EventTime
+        var reversals = 0
+        /// Signed vertical and absolute horizontal travel of the finished strokes.
+        var vertical = 0.0
+        var horizontal = 0.0
+    }
+
+    enum State {
+        /// Its finger has not reported a position yet.
+        case waiting
+        /// Landed; not yet `minTravelMM` across.
+        case starting(Scrub)
+        case scrubbing(Scrub)
+        case done
+    }
 
     public let kind = GestureKind.tickle
     public let parameters: Parameters
-    private var state = State.tracking
+    public let fingers: ClosedRange<Int> = 1...1
+    private var state = State.waiting
     private var tracker = SingleFingerTracker()
-    /// +1 moving right, -1 moving left, 0 not yet moving.
-    private var direction = 0
-    private var extreme = Point.zero
-    private var extremeTime = EventTime.zero
-    private var strokeStart = Point.zero
-    private var strokeStartTime = EventTime.zero
-    private var count = 0
     private var reversalPoints: [Point] = []
-    private var started = false
-    private var resting = true
 
     /// Movement of a finger that has landed and not started scrubbing yet.
     static let restMM = 1.0
+    /// Net vertical travel of the finished strokes per mm of horizontal travel, at
+    /// most. Scrubbing that creeps stays near 0.25; curly braces drawn quickly go
+    /// 0.34 and more (the $1 corpus).
+    static let maxDrift = 0.3
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -42,100 +75,123 @@ public final class TickleRecognizer: Recognizer {
     }
 
     public func reset() {
-        state = .tracking
+        state = .waiting
         tracker.reset()
-        direction = 0
-        count = 0
-        started = false
-        resting = true
         reversalPoints.removeAll(keepingCapacity: true)
     }
 
     public var deadline: EventTime? {
-        guard state == .tracking, started else { return nil }
-        // A finger resting where it landed sends no frames; the clock starts when it moves.
-        if direction == 0, let p = tracker.stroke.last, p.distance(to: strokeStart) < TickleRecognizer.restMM { return nil }
-        // Coming back from the farthest point: that was the turn, and the next
-        // stroke started there.
-        if direction != 0, let p = tracker.stroke.last, Double(direction) * (p.x - extreme.x) < 0 {
-            return extremeTime + parameters.maxStrokeDuration
+        switch state {
+        case .waiting, .done:
+            return nil
+        case .starting(let s):
+            // A finger resting where it landed sends no frames; the clock starts when it moves.
+            if let p = tracker.stroke.last, p.distance(to: s.strokeStart) < TickleRecognizer.restMM { return nil }
+            return s.strokeStartTime + parameters.maxStrokeDuration
+        case .scrubbing(let s):
+            // Coming back from the farthest point: that was the turn, and the next
+            // stroke started there.
+            if let p = tracker.stroke.last, Double(s.direction) * (p.x - s.extreme.x) < 0 {
+                return s.extremeTime + parameters.maxStrokeDuration
+            }
+            return s.strokeStartTime + parameters.maxStrokeDuration
         }
-        return strokeStartTime + parameters.maxStrokeDuration
     }
 
-    public func timeout(at time: EventTime) -> Proposal {
-        guard state == .tracking else { return .none }
-        state = .decided
-        return .fail("too slow: stroke \(count + 1) took longer than \(parameters.maxStrokeDuration) (\(count) reversal\(count == 1 ? "" : "s"))")
+    public var stateDescription: String {
+        switch state {
+        case .waiting: "waiting"
+        case .starting(let s): s.resting ? "starting(resting)" : "starting(moving)"
+        case .scrubbing(let s): "scrubbing(\(s.direction > 0 ? "right" : "left"), \(s.reversals) reversals)"
+        case .done: "done"
+        }
     }
 
-    public func handle(_ frame: borrowing TouchFrame) -> Proposal {
-        guard state == .tracking else { return .none }
-        let step = tracker.feed(frame)
-        if tracker.maxFingers > 1 { state = .decided; return .fail("\(tracker.maxFingers) fingers; tickle is one finger") }
-        guard let p = tracker.stroke.last else { return .none }
-        if !started {
-            started = true
-            extreme = p; strokeStart = p; strokeStartTime = frame.time; extremeTime = frame.time
-        }
-        switch step {
-        case .cancelled:
-            state = .decided
-            return .fail("touch cancelled")
-        case .nothing:
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        switch (state, event) {
+        case (.waiting, .frame):
+            let followed = tracker.feed(frame)
+            guard let p = tracker.stroke.last else { return .none }
+            var s = Scrub(extreme: p, extremeTime: frame.time, strokeStart: p, strokeStartTime: frame.time)
+            guard followed != .absent else { state = .starting(s); return .none }
+            return start(&s, p, frame.time, lifted: followed == .lifted)
+        case (.starting(var s), .frame):
+            let followed = tracker.feed(frame)
+            guard followed != .absent, let p = tracker.stroke.last else { return .none }
+            return start(&s, p, frame.time, lifted: followed == .lifted)
+        case (.scrubbing(var s), .frame):
+            let followed = tracker.feed(frame)
+            guard followed != .absent, let p = tracker.stroke.last else { return .none }
+            return scrub(&s, p, frame.time, lifted: followed == .lifted)
+        case (.starting(let s), .timeout), (.scrubbing(let s), .timeout):
+            return fail(.strokeTooSlow(stroke: s.reversals + 1, took: nil, max: parameters.maxStrokeDuration,
+                                       reversals: s.reversals))
+        case (.waiting, .timeout), (.done, _):
             return .none
-        case .moved, .lifted:
-            break
         }
-        let dx = p.x - extreme.x
-        if direction == 0 {
-            if p.distance(to: strokeStart) < TickleRecognizer.restMM {
-                strokeStartTime = frame.time // still resting where it landed
-            } else if resting {
-                // Resting frames stop coming when the finger is still: the first
-                // stroke is timed from the first frame that moves.
-                resting = false
-                strokeStartTime = frame.time
-            }
-            if !resting && abs(dx) >= parameters.minTravelMM {
-                direction = dx > 0 ? 1 : -1
-                extreme = p; extremeTime = frame.time
-            }
-        } else if (Double(direction) * dx) > 0 {
+    }
+
+    /// Not moving across yet: resting where it landed, or setting off.
+    private func start(_ s: inout Scrub, _ p: Point, _ time: EventTime, lifted: Bool) -> Proposal {
+        let dx = p.x - s.extreme.x
+        if p.distance(to: s.strokeStart) < TickleRecognizer.restMM {
+            s.strokeStartTime = time // still resting where it landed
+        } else if s.resting {
+            // Resting frames stop coming when the finger is still: the first
+            // stroke is timed from the first frame that moves.
+            s.resting = false
+            s.strokeStartTime = time
+        }
+        if !s.resting && abs(dx) >= parameters.minTravelMM {
+            s.direction = dx > 0 ? 1 : -1
+            s.extreme = p; s.extremeTime = time
+            state = .scrubbing(s)
+        } else {
+            state = .starting(s)
+        }
+        return lifted ? fail(.tooFewReversals(0, needed: parameters.reversals)) : .none
+    }
+
+    private func scrub(_ s: inout Scrub, _ p: Point, _ time: EventTime, lifted: Bool) -> Proposal {
+        let dx = p.x - s.extreme.x
+        if Double(s.direction) * dx > 0 {
             // Further along the current direction.
-            extreme = p; extremeTime = frame.time
-            if extremeTime - strokeStartTime > parameters.maxStrokeDuration {
-                state = .decided
-                return .fail("too slow: stroke \(count + 1) took \(extremeTime - strokeStartTime) > \(parameters.maxStrokeDuration) (\(count) reversal\(count == 1 ? "" : "s"))")
+            s.extreme = p; s.extremeTime = time
+            if s.extremeTime - s.strokeStartTime > parameters.maxStrokeDuration {
+                return fail(.strokeTooSlow(stroke: s.reversals + 1, took: s.extremeTime - s.strokeStartTime,
+                                           max: parameters.maxStrokeDuration, reversals: s.reversals))
             }
         } else if abs(dx) >= parameters.minTravelMM {
             // Reversal: the finished stroke ran from strokeStart to extreme.
-            if let why = checkStroke(to: extreme, at: frame.time) { state = .decided; return .fail(why) }
-            count += 1
-            reversalPoints.append(extreme)
-            strokeStart = extreme
-            strokeStartTime = extremeTime
-            direction = -direction
-            extreme = p; extremeTime = frame.time
-            if count >= parameters.reversals {
-                state = .decided
-                return .recognize(tracker.report(.tickle(reversals: count)))
+            let d = s.extreme - s.strokeStart
+            if abs(d.y) > abs(d.x) * parameters.maxVerticalRatio {
+                return fail(.tooVertical(stroke: s.reversals + 1, vertical: abs(d.y), horizontal: abs(d.x),
+                                         maxRatio: parameters.maxVerticalRatio))
+            }
+            s.vertical += d.y
+            s.horizontal += abs(d.x)
+            s.reversals += 1
+            reversalPoints.append(s.extreme)
+            s.strokeStart = s.extreme
+            s.strokeStartTime = s.extremeTime
+            s.direction = -s.direction
+            s.extreme = p; s.extremeTime = time
+            if s.reversals >= parameters.reversals {
+                if abs(s.vertical) > s.horizontal * TickleRecognizer.maxDrift {
+                    return fail(.drifted(vertical: abs(s.vertical), horizontal: s.horizontal,
+                                         maxRatio: TickleRecognizer.maxDrift))
+                }
+                state = .done
+                return .recognize(tracker.report(.tickle(reversals: s.reversals)))
             }
         }
-        if step == .lifted {
-            state = .decided
-            return .fail("\(count) reversal\(count == 1 ? "" : "s") < \(parameters.reversals)")
-        }
-        return .none
+        state = .scrubbing(s)
+        return lifted ? fail(.tooFewReversals(s.reversals, needed: parameters.reversals)) : .none
     }
 
-    private func checkStroke(to end: Point, at time: EventTime) -> String? {
-        let d = end - strokeStart
-        let vertical = abs(d.y), horizontal = abs(d.x)
-        if vertical > horizontal * parameters.maxVerticalRatio {
-            return "too vertical: stroke \(count + 1) moved \(formatFixed(vertical, decimals: 1)) mm up/down for \(formatFixed(horizontal, decimals: 1)) mm across (max ratio \(formatFixed(parameters.maxVerticalRatio, decimals: 2)))"
-        }
-        return nil
+    private func fail(_ f: Failure) -> Proposal {
+        state = .done
+        return .fail(.tickle(f))
     }
 
     public var evidence: Evidence {

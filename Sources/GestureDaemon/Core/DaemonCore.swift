@@ -43,6 +43,10 @@ public enum DeviceInput: Sendable, Equatable {
 /// for action in core.handle(.start(at: now)) { … }   // .rescan: enumerate udev
 /// ```
 public struct DaemonCore {
+    /// Where each device's arena traces the recognizers asked for (`--trace`)
+    /// and reports recognizer bugs; nil: nowhere.
+    public var arenaLog: ArenaLog?
+
     public struct Options: Sendable {
         /// The config file a reload reads; nil means the built-in config.
         public var configPath: String?
@@ -297,7 +301,7 @@ public struct DaemonCore {
             switch s {
             case SIGTERM, SIGINT:
                 log(.info, "\(s == SIGTERM ? "SIGTERM" : "SIGINT"): cancelling gestures in flight and stopping", into: &actions)
-                shutDown(reason: "daemon stopping", exitStatus: 0, at: now, into: &actions)
+                shutDown(reason: .daemonStopping, exitStatus: 0, at: now, into: &actions)
                 return
             case SIGHUP:
                 actions.append(.loadConfig(trigger: "SIGHUP", onlyIfChanged: false))
@@ -317,7 +321,7 @@ public struct DaemonCore {
         case .outputFailed(let e, let now):
             log(.error(.system), "cannot write events: \(e); stopping", into: &actions)
             printing = false
-            shutDown(reason: "daemon stopping", exitStatus: 1, at: now, into: &actions)
+            shutDown(reason: .daemonStopping, exitStatus: 1, at: now, into: &actions)
             return
         }
         rearm(into: &actions)
@@ -414,7 +418,7 @@ public struct DaemonCore {
         nextSerial &+= 1
         return DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
                               serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
-                              initialSlot: s.slot)
+                              initialSlot: s.slot, log: arenaLog)
     }
 
     /// Tears a device down, once: every live touch and every gesture in flight
@@ -423,7 +427,7 @@ public struct DaemonCore {
     private mutating func remove(_ syspath: String, because reason: String, at time: EventTime,
                                  into actions: inout [Action]) {
         guard let d = devices.removeValue(forKey: syspath) else { return }
-        d.pipeline.cancelAll(at: time, reason: "device removed")
+        d.pipeline.cancelAll(at: time, because: .deviceRemoved)
         publish(d.pipeline, into: &actions)
         actions.append(.close(syspath: syspath))
         log(.info, "removed \(d.label): \(reason)", into: &actions)
@@ -566,7 +570,7 @@ public struct DaemonCore {
                 remove(syspath, because: "after reload: \(skip)", at: now, into: &actions)
                 continue
             }
-            d.pipeline.cancelAll(at: now, reason: "config reloaded")
+            d.pipeline.cancelAll(at: now, because: .configReloaded)
             publish(d.pipeline, into: &actions)
             guard let fresh = makePipeline(snapshot, into: &actions) else {
                 remove(syspath, because: "after reload: no usable geometry", at: now, into: &actions)
@@ -580,10 +584,10 @@ public struct DaemonCore {
 
     /// Cancels everything in flight, closes every device, tells systemd and the
     /// clients, and stops.
-    private mutating func shutDown(reason: String, exitStatus: Int32, at now: EventTime, into actions: inout [Action]) {
+    private mutating func shutDown(reason: Teardown, exitStatus: Int32, at now: EventTime, into actions: inout [Action]) {
         for syspath in openDevices {
             let d = devices[syspath]!
-            d.pipeline.cancelAll(at: now, reason: reason)
+            d.pipeline.cancelAll(at: now, because: reason)
             publish(d.pipeline, into: &actions)
             actions.append(.close(syspath: syspath))
         }

@@ -11,12 +11,13 @@ public final class DevicePipeline {
 
     public init(description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
                 serial: UInt32 = 0, initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
-                initialSlot: Int = 0) {
+                initialSlot: Int = 0, log: ArenaLog? = nil) {
         self.description = description
         decoder = SlotDecoder(device: description, geometry: geometry, serial: serial,
                               initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
                               initialSlot: initialSlot)
         arena = configuration.makeArena(device: description.name)
+        arena.log = log
         events.reserveCapacity(16)
     }
 
@@ -36,12 +37,15 @@ public final class DevicePipeline {
 
     /// The device went away or the daemon stops: every live touch and every
     /// gesture in flight is cancelled, once.
-    public func cancelAll(at time: EventTime, reason: String) {
+    public func cancelAll(at time: EventTime, because teardown: Teardown) {
         // The arena first, so that what was in flight carries this reason rather
         // than "touch cancelled"; the decoder's frame then meets idle recognizers.
-        arena.cancelAll(at: time, reason: reason, into: &events)
+        arena.cancelAll(at: time, because: teardown, into: &events)
         if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
     }
+
+    /// `cancelAll` with the reason in the caller's words.
+    public func cancelAll(at time: EventTime, reason: String) { cancelAll(at: time, because: .other(reason)) }
 
     /// Hands out the pending events and forgets them.
     public func drain(_ body: (GestureEvent) throws -> Void) rethrows {

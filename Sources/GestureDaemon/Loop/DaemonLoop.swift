@@ -40,10 +40,11 @@ public final class DaemonLoop {
     private var reportedSockets: (deadline: EventTime?, subscribers: Int) = (nil, 0)
 
     public init(configuration: Configuration, options: DaemonCore.Options, listener: ListeningSocket?,
-                notifier: SystemdNotifier, log: Logger) throws(Errno) {
+                notifier: SystemdNotifier, log: Logger, arenaLog: ArenaLog? = nil) throws(Errno) {
         var options = options
         options.watchdogInterval = notifier.watchdogInterval
         core = DaemonCore(configuration: configuration, options: options)
+        core.arenaLog = arenaLog
         self.notifier = notifier
         self.log = log
         loop = try EventLoop()

@@ -1,0 +1,159 @@
+/// The one place where reasons become words.
+extension Reason: CustomStringConvertible {
+    /// How numbers are written: as they are, or each as "N" (to group reasons
+    /// that differ only in their numbers, as `gesturectl evaluate` does).
+    public enum Numbers: Sendable { case shown, masked }
+
+    public var description: String { text(numbers: .shown) }
+
+    public func text(numbers: Numbers) -> String {
+        let n = NumberText(style: numbers)
+        switch self {
+        case .touchCancelled:
+            return "touch cancelled"
+        case .fingers(let count, let allowed, let kind):
+            return Self.fingersText(count, allowed: allowed, kind: kind, n)
+        case .tap(let f):
+            switch f {
+            case .moved(let mm, let max): return "moved \(n.mm(mm)) > \(n.mm(max))"
+            case .heldTooLong(let max): return "held longer than \(n.ms(max))"
+            case .held(let held, let max): return "held \(n.ms(held)) > \(n.ms(max))"
+            case .noNextTap(let count, let of, let window):
+                return "\(n.int(count)) of \(n.int(of)) taps: no next tap within \(n.ms(window))"
+            case .nextTapTooFar(let tap, let mm, let slop):
+                return "tap \(n.int(tap)) landed \(n.mm(mm)) from tap \(n.int(tap - 1)) > \(n.mm(slop))"
+            }
+        case .pan(let f):
+            switch f {
+            case .tooShort(let mm, let threshold): return "lifted after \(n.mm(mm)) < \(n.mm(threshold))"
+            }
+        case .swipe(let f):
+            switch f {
+            case .timedOut(let max): return "took longer than \(n.ms(max))"
+            case .tooShort(let mm, let min): return "travelled \(n.mm(mm)) < \(n.mm(min))"
+            case .tooSlow(let speed, let min):
+                return "speed \(n.fixed(speed, 0)) mm/s < \(n.fixed(min, 0)) mm/s"
+            case .offAxis(let degrees, let direction, let max):
+                return "\(n.fixed(degrees, 0))° off \(direction.rawValue) > \(n.fixed(max, 0))°"
+            case .directionNotAllowed(let direction, let allowed):
+                return "direction \(direction.rawValue) not in \(allowed.map(\.rawValue).sorted().joined(separator: ", "))"
+            }
+        case .longPress(let f):
+            switch f {
+            case .wrongFingers(let live, let needed, let after):
+                return "\(n.int(live)) finger\(live == 1 ? "" : "s") down after \(n.ms(after)), needs \(n.int(needed))"
+            case .fingerLifted(let after, let min): return "a finger lifted after \(n.ms(after)) < \(n.ms(min))"
+            case .moved(let mm, let max, let before):
+                return "moved \(n.mm(mm)) > \(n.mm(max)) before \(n.ms(before))"
+            case .lifted(let after, let min): return "lifted after \(n.ms(after)) < \(n.ms(min))"
+            }
+        case .twoFinger(let f):
+            switch f {
+            case .scaleStayed(let scale, let delta):
+                return "scale \(n.fixed(scale, 2)) stayed within 1 ± \(n.fixed(delta, 2))"
+            case .turnedTooLittle(let degrees, let min): return "turned \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
+            }
+        case .strokeTookTooLong(let took, let max):
+            return "took \(n.ms(took)) > \(n.ms(max))"
+        case .circle(let f):
+            switch f {
+            case .tooFewPoints(let count):
+                return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(8)): too few to fit a circle"
+            case .collinear(let count): return "no circle fits: the \(n.int(count)) points lie on a line"
+            case .radius(let r, let min): return "radius \(n.mm(r)) < \(n.mm(min))"
+            case .fitError(let e, let tolerance):
+                return "fit error \(n.fixed(e, 2)) > tolerance \(n.fixed(tolerance, 2))"
+            case .sweptTooLittle(let degrees, let min): return "swept \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
+            case .sweptTooMuch(let degrees, let max): return "swept \(n.fixed(degrees, 0))° > \(n.fixed(max, 0))°"
+            case .insideInnerBox(let p, let halfSide):
+                return "point (\(n.fixed(p.x, 1)), \(n.fixed(p.y, 1))) inside the inner box (±\(n.mm(halfSide)) around the centre)"
+            case .coverage(let c, let min):
+                return "stroke covers \(n.fixed(c * 100, 0))% of the circle's box < \(n.fixed(min * 100, 0))%"
+            case .endGap(let gap, let max):
+                return "ends \(n.fixed(gap, 2)) radii from its start > \(n.fixed(max, 2))"
+            case .corners(let share, let max):
+                return "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
+            }
+        case .checkmark(let f):
+            switch f {
+            case .tooFewPoints(let count):
+                return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(5)): too few for a checkmark"
+            case .tooShort(let mm, let min): return "stroke \(n.mm(mm)) < \(n.mm(min))"
+            case .noVertex(let sample, let of):
+                return "no vertex: the lowest point is sample \(n.int(sample)) of \(n.int(of)), at an end of the stroke"
+            case .firstArmAngle(let degrees, let min, let max):
+                return "first arm points \(n.fixed(degrees, 0))° below horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
+            case .secondArmAngle(let degrees, let min, let max):
+                return "second arm points \(n.fixed(degrees, 0))° above horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
+            case .armRatioLow(let ratio, let min):
+                return "second arm \(n.fixed(ratio, 2))× the first < \(n.fixed(min, 2))×"
+            case .armRatioHigh(let ratio, let max):
+                return "second arm \(n.fixed(ratio, 2))× the first > \(n.fixed(max, 2))×"
+            case .rise(let ratio, let min):
+                return "second arm rises \(n.fixed(ratio, 2))× the first arm's drop < \(n.fixed(min, 2))×"
+            case .bent(let first, let second, let max):
+                return "arms bend: path/chord \(n.fixed(first, 2)) and \(n.fixed(second, 2)), max \(n.fixed(max, 2))"
+            }
+        case .tickle(let f):
+            switch f {
+            case .strokeTooSlow(let stroke, let took, let max, let reversals):
+                let duration = took.map { "took \(n.ms($0)) >" } ?? "took longer than"
+                return "too slow: stroke \(n.int(stroke)) \(duration) \(n.ms(max)) (\(n.int(reversals)) reversal\(reversals == 1 ? "" : "s"))"
+            case .tooVertical(let stroke, let vertical, let horizontal, let maxRatio):
+                return "too vertical: stroke \(n.int(stroke)) moved \(n.mm(vertical)) up/down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
+            case .drifted(let vertical, let horizontal, let maxRatio):
+                return "drifted: the strokes moved \(n.mm(vertical)) up or down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
+            case .tooFewReversals(let count, let needed):
+                return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
+            }
+        case .arena(let d):
+            switch d {
+            case .excluded(let by, let began): return "excluded: \(by) \(began ? "began" : "was recognized") first"
+            case .prevented(let by): return "prevented: \(by) began first"
+            case .requirementSucceeded(let name, let began):
+                return "requires \(name) to fail, but \(name) \(began ? "began" : "was recognized")"
+            case .liftedBeforeComplete: return "touches lifted before the gesture was complete"
+            case .touchesEndedWhileActive: return "touches ended without the recognizer ending"
+            case .touchesGoneWhenReleased: return "its touches were gone when it was released"
+            case .timerDidNotAdvance(let at): return "internal: timer at \(n.time(at)) did not advance"
+            }
+        case .teardown(let t):
+            switch t {
+            case .deviceRemoved: return "device removed"
+            case .configReloaded: return "config reloaded"
+            case .daemonStopping: return "daemon stopping"
+            case .endOfRecording: return "end of recording"
+            case .other(let words): return words
+            }
+        }
+    }
+
+    private static func fingersText(_ count: Int, allowed: ClosedRange<Int>, kind: GestureKind, _ n: NumberText) -> String {
+        let many = count > allowed.upperBound
+        switch kind {
+        case .circle, .checkmark:
+            return "\(n.int(count)) fingers; a \(kind.rawValue) is drawn with one"
+        case .tickle:
+            return "\(n.int(count)) fingers; tickle is one finger"
+        case .pinch, .rotate:
+            return many ? "\(n.int(count)) fingers; \(kind.rawValue) takes two"
+                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound)): \(kind.rawValue) takes two"
+        case .pan:
+            return many ? "\(n.int(count)) fingers > max \(n.int(allowed.upperBound))"
+                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < min \(n.int(allowed.lowerBound))"
+        case .tap, .swipe, .longPress:
+            return many ? "\(n.int(count)) fingers > \(n.int(allowed.upperBound))"
+                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound))"
+        }
+    }
+}
+
+/// Numbers in reasons: shown with their unit, or masked.
+private struct NumberText {
+    var style: Reason.Numbers
+    func fixed(_ v: Double, _ decimals: Int) -> String { style == .masked ? "N" : formatFixed(v, decimals: decimals) }
+    func mm(_ v: Double) -> String { "\(fixed(v, 1)) mm" }
+    func ms(_ m: Millis) -> String { style == .masked ? "N ms" : m.description }
+    func int(_ v: Int) -> String { style == .masked ? "N" : String(v) }
+    func time(_ t: EventTime) -> String { style == .masked ? "N" : t.description }
+}
