@@ -26,7 +26,9 @@ public enum Replay {
     static func read(recording path: String, descPath: String?, device: (DeviceDescription) throws -> Void,
                      event: (RawEvent) throws -> Void) throws -> DeviceDescription {
         let reader = try LineReader(path: path)
-        return try read(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, device: device, event: event)
+        return try read(source: path, next: reader.next,
+                        describe: { try description(recorded: $0, path: path, descPath: descPath) },
+                        device: device, event: event)
     }
 
     /// The same from any source of lines; `describe` may replace the recorded
@@ -125,7 +127,9 @@ public enum Replay {
                               serial: UInt32 = 0, warn: (String) -> Void = { _ in },
                               emit: (GestureEvent) throws -> Void) throws {
         let reader = try LineReader(path: path)
-        try stream(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, configuration: configuration, serial: serial, warn: warn, emit: emit)
+        try stream(source: path, next: reader.next,
+                   describe: { try description(recorded: $0, path: path, descPath: descPath) },
+                   configuration: configuration, serial: serial, warn: warn, emit: emit)
     }
 
     /// Replays evemu text that carries its own description.
