@@ -20,29 +20,36 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
         .target(name: "GestureCore", swiftSettings: strict),
+        // Errno, file descriptors, the EINTR retry and the monotonic clock: the one system layer.
+        .target(name: "LinuxSystem", dependencies: ["GestureCore"], swiftSettings: strict),
         .target(
             name: "GestureConfig",
             dependencies: ["GestureCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
-            dependencies: ["GestureCore", "CLibevdev", "CLibudev", "CMtdev"],
+            dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev", "CMtdev"],
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "CLinux", "CSocketShim"],
+            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "LinuxSystem", "CLinux", "CSocketShim"],
             swiftSettings: strict),
+        // The client side of the socket, for gesturectl only.
+        .target(name: "GestureClient", dependencies: ["GestureCore", "GestureDaemon"], swiftSettings: strict),
+        // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GestureDaemon", "GestureClient", "GestureTools",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
         // -sanitize=fuzzer,address -DFUZZING; the plain build makes stand-ins that
@@ -50,7 +57,7 @@ let package = Package(
         .systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Sources/Fuzz/Support", swiftSettings: strict),
         .executableTarget(
-            name: "FuzzEvemu", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon"],
+            name: "FuzzEvemu", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureTools"],
             path: "Sources/Fuzz/Evemu", swiftSettings: strict),
         .executableTarget(
             name: "FuzzDecoder",
@@ -63,14 +70,19 @@ let package = Package(
             name: "FuzzProtocol", dependencies: ["FuzzSupport", "GestureCore", "GestureDaemon"],
             path: "Sources/Fuzz/Protocol", swiftSettings: strict),
         .testTarget(
-            name: "LinuxInputTests", dependencies: ["LinuxInput", "GestureDaemon", "GestureCore", "GestureConfig"],
+            name: "LinuxInputTests",
+            dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig"],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon"], swiftSettings: strict),
+            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
+            swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
-        .testTarget(name: "GestureDaemonTests", dependencies: ["GestureDaemon"], swiftSettings: strict),
+        .testTarget(
+            name: "GestureDaemonTests", dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxSystem"],
+            swiftSettings: strict),
+        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
     ]
 )

@@ -14,13 +14,3 @@ int gestured_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid) {
     *pid = cred.pid; *uid = cred.uid; *gid = cred.gid;
     return 0;
 }
-
-#include <sys/inotify.h>
-
-int gestured_inotify_init(void) {
-    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-}
-
-int gestured_inotify_watch_directory(int fd, const char *directory) {
-    return inotify_add_watch(fd, directory, IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR);
-}

@@ -2,6 +2,7 @@ import CLinux
 import GestureCore
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 extension DevicePipeline: RawEventSink {}
 

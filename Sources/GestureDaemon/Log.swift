@@ -1,4 +1,5 @@
-import LinuxInput
+import GestureCore
+import LinuxSystem
 
 /// Whose fault a problem is, so the reader knows where to look (as libinput's
 /// "kernel bug" / "client bug" / "libinput bug" messages do).
@@ -41,4 +42,57 @@ public final class Logger {
         // stderr unbuffered, one write per line; nothing to do if it fails.
         try? FileDescriptor.standardError.writeAll(line + "\n")
     }
+}
+
+/// Lets at most `burst` lines of one kind through per `window`; the first line
+/// after a window in which some were held back says how many. Keeps a flood of
+/// the same cause (a client reconnecting in a loop, `accept` failing on every
+/// wakeup) from burying the journal, while the first lines still show it.
+public struct LogLimiter: Sendable {
+    public let burst: Int
+    public let window: Millis
+    private var windowStart: EventTime?
+    private var passed = 0
+    public private(set) var suppressed = 0
+
+    public init(burst: Int, window: Millis) { self.burst = burst; self.window = window }
+
+    /// The line to log now (with a note of what was held back), or nil to stay quiet.
+    public mutating func admit(_ line: String, now: EventTime) -> String? {
+        if let start = windowStart, now - start < window {
+            guard passed < burst else { suppressed += 1; return nil }
+            passed += 1
+            return line
+        }
+        windowStart = now
+        passed = 1
+        let held = suppressed
+        suppressed = 0
+        guard held > 0 else { return line }
+        return line + " (\(held) similar line\(held == 1 ? "" : "s") suppressed in the last \(window))"
+    }
+}
+
+/// Makes text that came from outside (a client's process name, a device's
+/// name) safe for one log line or one terminal line: control characters,
+/// including newlines and the escape that starts terminal sequences, become
+/// visible `\n`, `\t`, `\u{1b}` escapes, and the result is cut at `maxCharacters`.
+public func sanitizedForLog(_ text: some StringProtocol, maxCharacters: Int = 200) -> String {
+    var out = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count >= maxCharacters { out += "…"; break }
+        switch scalar.value {
+        case 0x0A: out += "\\n"
+        case 0x0D: out += "\\r"
+        case 0x09: out += "\\t"
+        case 0x5C: out += "\\\\"
+        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+            // C0/C1 controls, line separators and bidi overrides that reorder what follows.
+            out += "\\u{\(String(scalar.value, radix: 16))}"
+        default: out.unicodeScalars.append(scalar)
+        }
+        count += 1
+    }
+    return out
 }

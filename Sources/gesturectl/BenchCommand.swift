@@ -3,6 +3,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

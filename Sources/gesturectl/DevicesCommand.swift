@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GestureCore
 import GestureDaemon
+import GestureTools
 import LinuxInput
 
 struct DevicesCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import GestureDaemon
 import Foundation
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 struct Gestured: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+import LinuxSystem
 import Testing
 
 /// A minimal poll(2) driver for the server in tests: the daemon uses its epoll
@@ -10,17 +11,24 @@ final class PollDriver: SocketServerLoop {
     func watch(_ fd: Int32, readable: Bool, writable: Bool) { interest[fd] = (readable, writable) }
     func unwatch(_ fd: Int32) { interest[fd] = nil }
 
-    /// One round of readiness, dispatched to `server`.
-    func turn(_ server: SocketServer, timeoutMS: Int32 = 0) {
+    /// One round of readiness, dispatched to `server`, then its deadlines at
+    /// `now` (the real clock unless the test fakes it); the number of
+    /// descriptors that were ready.
+    @discardableResult
+    func turn(_ server: SocketServer, timeoutMS: Int32 = 0, now: EventTime? = nil) -> Int {
         var fds = interest.map { fd, i in
             pollfd(fd: fd, events: Int16((i.readable ? POLLIN : 0) | (i.writable ? POLLOUT : 0)), revents: 0)
         }
-        guard poll(&fds, nfds_t(fds.count), timeoutMS) > 0 else { return }
-        for p in fds where p.revents != 0 {
-            server.handle(fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
-                          hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
+        var ready = 0
+        if poll(&fds, nfds_t(fds.count), timeoutMS) > 0 {
+            for p in fds where p.revents != 0 {
+                ready += 1
+                server.handle(fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
+                              hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
+            }
         }
-        server.expire(now: monotonicClockNow())
+        server.expire(now: now ?? monotonicNow())
+        return ready
     }
 }
 
@@ -65,7 +73,7 @@ final class TestClient {
     }
 
     /// Pumps the server until a whole line arrives.
-    func line(_ server: SocketServer, _ driver: PollDriver) -> String? {
+    func line(_ server: SocketServer, _ driver: PollDriver, now: EventTime? = nil) -> String? {
         for _ in 0..<200 {
             if let nl = buffer.firstIndex(of: 0x0A) {
                 let l = String(decoding: buffer[..<nl], as: UTF8.self)
@@ -73,7 +81,7 @@ final class TestClient {
                 return l
             }
             if eof { return nil }
-            driver.turn(server, timeoutMS: 10)
+            driver.turn(server, timeoutMS: 10, now: now)
             pull()
         }
         return nil

@@ -2,6 +2,7 @@ import GestureCore
 import GestureDaemon
 import Glibc
 import LinuxInput
+import LinuxSystem
 import Testing
 
 /// The event loop on real kernel objects (pipes, a timerfd, a signalfd). No

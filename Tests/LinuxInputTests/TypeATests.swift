@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 import LinuxInput
+import LinuxSystem
 import Testing
 
 /// The N-Trig recording is type A (SYN_MT_REPORT, no slots): its eight frames

@@ -2,6 +2,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 @testable import GestureDaemon
+@testable import GestureTools
 import Testing
 
 /// Writes `text` as a recording beside a copy of the Atmel description, runs

@@ -1,6 +1,7 @@
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 import Testing
 
 /// Golden replays: real recordings through the real decoder, arena and default config.

@@ -9,10 +9,4 @@ int gestured_accept_nonblocking(int fd);
 
 /* SO_PEERCRED: 0 and the peer's pid, uid, gid; -1 and errno otherwise. */
 int gestured_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid);
-
-/* inotify_init1(IN_NONBLOCK | IN_CLOEXEC). */
-int gestured_inotify_init(void);
-
-/* Watches a directory for files written and closed or moved into it. */
-int gestured_inotify_watch_directory(int fd, const char *directory);
 #endif

@@ -2,6 +2,7 @@ import FuzzSupport
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureTools
 
 /// The evemu parser, and replay of what it parses: any text gives events or a
 /// parse error naming a line, never a trap; a parsed recording replays through

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 /// A one-thread epoll loop: file descriptors with a handler each, run until
 /// stopped. Everything the daemon does happens inside a handler, on the thread

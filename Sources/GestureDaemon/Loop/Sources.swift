@@ -2,6 +2,7 @@ import CLinux
 import Glibc
 import GestureCore
 import LinuxInput
+import LinuxSystem
 
 /// One timerfd on CLOCK_MONOTONIC, armed at an absolute deadline: the one
 /// timer of the daemon. With no deadline it is disarmed, so an idle daemon has

@@ -1,42 +1,41 @@
-import CSocketShim
+import CLinux
 import Glibc
+import LinuxSystem
 
 /// Watches the directory of the config file with inotify, so that an editor
 /// that saves by writing a new file and renaming it over the old one is seen
 /// too (a watch on the file itself would follow the old inode). Reports the
 /// file's name being written and closed, or moved into place.
 public final class ConfigWatcher {
-    public let fd: Int32
+    public let fd: FileDescriptor
     public let directory: String
     public let fileName: String
 
-    public init(path: String) throws(SocketError) {
+    public init(path: String) throws(Errno) {
         let slash = path.lastIndex(of: "/")
         directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let fd = gestured_inotify_init()
-        guard fd >= 0 else { throw SocketError("inotify_init1", errno: errno) }
-        self.fd = fd
-        let wd = gestured_inotify_watch_directory(fd, directory)
-        guard wd >= 0 else {
-            let e = errno
-            close(fd)
-            throw SocketError("inotify_add_watch", errno: e, "cannot watch \(directory) for config changes")
+        let fd = try retryingOnInterrupt { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        self.fd = FileDescriptor(rawValue: fd)
+        do {
+            _ = try retryingOnInterrupt {
+                inotify_add_watch(fd, directory, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR))
+            }
+        } catch {
+            self.fd.close()
+            throw error
         }
     }
 
-    deinit { close(fd) }
+    deinit { fd.close() }
 
     /// Reads the pending notifications; true if one of them was about the config file.
     public func configChanged() -> Bool {
         var changed = false
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 {
-                if n < 0 && errno == EINTR { continue }
-                return changed
-            }
+            let read = buffer.withUnsafeMutableBytes { try? fd.read(into: $0) }
+            guard let n = read, n > 0 else { return changed }
             var offset = 0
             // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
             while offset + 16 <= n {

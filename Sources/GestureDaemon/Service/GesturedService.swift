@@ -1,6 +1,7 @@
 import GestureCore
 import Glibc
 import LinuxInput
+import LinuxSystem
 
 /// Puts the socket server's descriptors on the daemon's one `EventLoop`.
 final class EventLoopSocketAdapter: SocketServerLoop {
@@ -81,20 +82,20 @@ public final class GesturedService {
             server?.shutdown()
         }
         if let path = daemon.configPath {
-            do throws(SocketError) {
+            do throws(Errno) {
                 watcher = try ConfigWatcher(path: path)
             } catch {
-                log.warning(.system, "\(error); reload with SIGHUP instead")
+                log.warning(.system, "cannot watch the directory of \(path) for changes (inotify: \(error)); reload with SIGHUP instead")
             }
             if let w = watcher {
-                try daemon.loop.register(FileDescriptor(rawValue: w.fd)) { [unowned self, unowned w] _ in
+                try daemon.loop.register(w.fd) { [unowned self, unowned w] _ in
                     if w.configChanged() { daemon.reload(trigger: "\(path) changed", onlyIfChanged: true) }
                 }
             }
         }
         try daemon.start()
         if let interval = notifier.watchdogInterval {
-            nextWatchdog = monotonicClockNow()
+            nextWatchdog = monotonicNow()
             log.info("systemd watchdog: pinging every \(interval)")
         }
         refreshInfo()

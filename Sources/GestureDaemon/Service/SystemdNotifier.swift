@@ -1,5 +1,6 @@
 import Glibc
 import GestureCore
+import LinuxSystem
 
 /// sd_notify(3) without libsystemd: one datagram per message to the socket in
 /// `$NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace). Outside
@@ -53,5 +54,5 @@ public final class SystemdNotifier {
     public func stopping() { send("STOPPING=1", "STATUS=stopping") }
     public func watchdog() { send("WATCHDOG=1") }
     /// RELOADING=1 carries the CLOCK_MONOTONIC time, as systemd ≥ 253 wants it.
-    public func reloading() { send("RELOADING=1", "MONOTONIC_USEC=\(monotonicClockNow().microseconds)", "STATUS=reloading the configuration") }
+    public func reloading() { send("RELOADING=1", "MONOTONIC_USEC=\(monotonicNow().microseconds)", "STATUS=reloading the configuration") }
 }

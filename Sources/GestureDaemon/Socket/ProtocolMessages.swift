@@ -53,11 +53,14 @@ public enum ProtocolErrorCode: String, Sendable {
     case slowConsumer = "slow_consumer"
     /// Final: the daemon is stopping.
     case shuttingDown = "shutting_down"
+    /// Final, instead of `hello`: the daemon takes no more clients now (its
+    /// client limit, the per-user limit, or it ran out of file descriptors).
+    case tooManyClients = "too_many_clients"
 
     /// Whether the connection is closed after the line.
     public var isFinal: Bool {
         switch self {
-        case .tooManyErrors, .slowConsumer, .shuttingDown: return true
+        case .tooManyErrors, .slowConsumer, .shuttingDown, .tooManyClients: return true
         case .malformed, .unknownCommand, .badArgument, .lineTooLong: return false
         }
     }

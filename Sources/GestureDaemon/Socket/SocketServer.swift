@@ -1,6 +1,7 @@
 import CSocketShim
 import Glibc
 import GestureCore
+import LinuxSystem
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
@@ -21,6 +22,9 @@ public final class SocketServer {
         public var maxClients = 128
         /// How long a dropped client is given to read its final error line.
         public var linger = Millis(1000)
+        /// How long the listener is left unwatched after `accept` ran out of
+        /// descriptors (or kernel memory): the backlog waits instead of the loop spinning.
+        public var acceptPause = Millis(1000)
         public init() {}
     }
 
@@ -55,11 +59,18 @@ public final class SocketServer {
     private var nextClientID = 1
     public private(set) var eventsPublished = 0
     public private(set) var subscribersDropped = 0
+    /// Set while the listener is not watched after descriptors ran out: when to watch it again.
+    public private(set) var acceptPausedUntil: EventTime?
+    /// A descriptor held in reserve: when `accept` fails for want of one, it is
+    /// closed so one waiting client can be accepted and told why, then reopened.
+    private var spareFD: Int32 = -1
+    private var acceptLog = LogLimiter(burst: 1, window: Millis(10_000))
 
     public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
-                clock: @escaping () -> EventTime = monotonicClockNow, log: @escaping (String) -> Void) {
+                clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
         self.listener = listener; self.info = info; self.limits = limits; self.clock = clock; self.log = log
         startedAt = clock()
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// Registers the listening socket with `loop`.
@@ -100,12 +111,12 @@ public final class SocketServer {
         for _ in 0..<16 {
             let fd = gestured_accept_nonblocking(listener.fd)
             if fd < 0 {
-                switch errno {
+                let e = errno
+                switch e {
                 case EINTR, ECONNABORTED: continue
                 case EAGAIN: return
                 default:
-                    // EMFILE and friends: say it, and let the backlog wait for the next wakeup.
-                    log("socket: accept: \(String(cString: strerror(errno)))")
+                    acceptFailed(errno: e)
                     return
                 }
             }
@@ -115,7 +126,7 @@ public final class SocketServer {
             let who = "pid \(cred.pid)" + (SocketSys.commandName(pid: cred.pid).map { " (\($0))" } ?? "") + " uid \(cred.uid) gid \(cred.gid)"
             if clients.count >= limits.maxClients {
                 log("socket: client \(id) refused: \(who): already \(clients.count) clients")
-                let line = ProtocolMessages.error(.tooManyErrors, "too many clients (\(limits.maxClients)); try again later") + "\n"
+                let line = ProtocolMessages.error(.tooManyClients, "too many clients (\(limits.maxClients)); try again later") + "\n"
                 _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 _ = close(fd)
                 continue
@@ -127,6 +138,31 @@ public final class SocketServer {
             flush(c)
             if clients[fd] != nil { updateInterest(c) }
         }
+    }
+
+    /// `accept` failed for a reason waiting will cure (EMFILE, ENFILE, ENOBUFS,
+    /// ENOMEM) or one it will not: either way the listener stays readable, so
+    /// watching it would spin the loop. One waiting client is accepted on the
+    /// spare descriptor and told why; the listener rests for `acceptPause`.
+    private func acceptFailed(errno e: Int32) {
+        var refused = 0
+        if (e == EMFILE || e == ENFILE) && spareFD >= 0 {
+            _ = close(spareFD)
+            let fd = gestured_accept_nonblocking(listener.fd)
+            if fd >= 0 {
+                refused = 1
+                let line = ProtocolMessages.error(.tooManyClients, "gestured is out of file descriptors; try again later") + "\n"
+                _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                _ = close(fd)
+            }
+            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        let now = clock()
+        acceptPausedUntil = now + limits.acceptPause
+        loop?.unwatch(listener.fd)
+        let what = "socket: accept: \(String(cString: strerror(e))); not accepting clients for \(limits.acceptPause)"
+            + (refused > 0 ? " (one waiting client was told so and closed)" : "")
+        if let line = acceptLog.admit(what, now: now) { log(line) }
     }
 
     // MARK: reading
@@ -263,11 +299,18 @@ public final class SocketServer {
 
     // MARK: time and shutdown
 
-    /// The earliest deadline of a client being closed, for the loop's timer.
-    public var nextDeadline: EventTime? { clients.values.compactMap(\.closingDeadline).min() }
+    /// The earliest deadline of a client being closed or of the listener's rest, for the loop's timer.
+    public var nextDeadline: EventTime? {
+        (clients.values.compactMap(\.closingDeadline) + [acceptPausedUntil].compactMap { $0 }).min()
+    }
 
-    /// Closes clients whose last lines were not read in time.
+    /// Closes clients whose last lines were not read in time; watches the
+    /// listener again once its rest is over.
     public func expire(now: EventTime) {
+        if let until = acceptPausedUntil, until <= now {
+            acceptPausedUntil = nil
+            loop?.watch(listener.fd, readable: true, writable: false)
+        }
         for c in Array(clients.values) {
             if let d = c.closingDeadline, d <= now { remove(c, reason: "did not read its final line within the grace time") }
         }
@@ -281,7 +324,9 @@ public final class SocketServer {
             flush(c)
             remove(c, reason: "daemon stopping")
         }
-        loop?.unwatch(listener.fd)
+        if acceptPausedUntil == nil { loop?.unwatch(listener.fd) }
+        acceptPausedUntil = nil
         listener.close()
+        if spareFD >= 0 { _ = close(spareFD); spareFD = -1 }
     }
 }

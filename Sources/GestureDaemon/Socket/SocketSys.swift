@@ -1,6 +1,7 @@
 import CSocketShim
 import Glibc
 import GestureCore
+import LinuxSystem
 
 /// A failed system call of the socket layer: which call, on what, and errno.
 public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -16,15 +17,11 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 }
 
-/// Small typed helpers over the socket system calls; EINTR is retried here, in one place.
-enum SocketSys {
+/// Small typed helpers over the socket system calls; EINTR is retried by the system layer.
+package enum SocketSys {
     @inline(__always)
     static func retry<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SocketError) -> T {
-        while true {
-            let r = body()
-            if r != -1 { return r }
-            if errno != EINTR { throw SocketError(call, errno: errno) }
-        }
+        do { return try retryingOnInterrupt(body) } catch { throw SocketError(call, errno: error.rawValue) }
     }
 
     static func setNonBlockingCloseOnExec(_ fd: Int32) {
@@ -33,7 +30,7 @@ enum SocketSys {
     }
 
     /// Fills a `sockaddr_un` for `path` (a leading `@` means the abstract namespace).
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
+    package static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
@@ -78,13 +75,6 @@ extension String {
         while s.last == "\n" { s.removeLast() }
         return s
     }
-}
-
-/// Now on CLOCK_MONOTONIC, the clock of kernel input timestamps.
-public func monotonicClockNow() -> EventTime {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return EventTime(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
 }
 
 /// Who is on the other end of a Unix socket (SO_PEERCRED).

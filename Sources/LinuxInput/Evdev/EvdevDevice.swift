@@ -1,6 +1,7 @@
 import CLibevdev
 import GestureCore
 import Glibc
+import LinuxSystem
 
 /// Where a device's events go: the daemon's per-device pipeline.
 public protocol RawEventSink: AnyObject {

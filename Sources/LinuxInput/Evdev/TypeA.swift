@@ -1,6 +1,7 @@
 import CMtdev
 import GestureCore
 import Glibc
+import LinuxSystem
 
 /// Type A devices (SYN_MT_REPORT framing, no slots) go through libmtdev, which
 /// tracks contacts and re-emits them as type B slots, as libinput does. Used by

@@ -1,5 +1,6 @@
 import CLibudev
 import Glibc
+import LinuxSystem
 
 /// What udev says about one node of the `input` subsystem, copied out of the
 /// `udev_device` so nothing outlives its reference.

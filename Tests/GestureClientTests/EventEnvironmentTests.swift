@@ -1,4 +1,5 @@
-@testable import GestureDaemon
+@testable import GestureClient
+import GestureDaemon
 import Testing
 
 @Suite struct EventEnvironmentTests {

@@ -1,5 +1,7 @@
 import GestureCore
+import GestureDaemon
 import LinuxInput
+import LinuxSystem
 
 /// What `gesturectl devices` reports about one input event node: the same
 /// decisions the daemon makes, without running it.

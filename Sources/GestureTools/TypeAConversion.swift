@@ -1,4 +1,5 @@
 import GestureCore
+import GestureDaemon
 import LinuxInput
 
 /// Type A recordings (no slots) must be turned into slots before the decoder.

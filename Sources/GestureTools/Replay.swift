@@ -1,6 +1,7 @@
 import Foundation
 import GestureConfig
 import GestureCore
+import GestureDaemon
 import LinuxInput
 
 /// Runs evemu recordings through the same decoder and arena as the daemon.

@@ -1,6 +1,7 @@
 import Foundation
 import GestureConfig
 import GestureCore
+import GestureDaemon
 
 /// Replays recordings through the pipeline many times and measures the cost of
 /// the hot path (decode → arena → events), without JSON or output.

@@ -1,3 +1,4 @@
+import GestureDaemon
 import Glibc
 import GestureCore
 

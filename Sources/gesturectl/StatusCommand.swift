@@ -1,0 +1,55 @@
+import ArgumentParser
+import GestureClient
+import GestureDaemon
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show gestured's devices, recognizers and clients.")
+
+    @OptionGroup var socket: SocketOption
+
+    @Flag(name: .long, help: "Print the daemon's status reply as one JSON line.")
+    var json = false
+
+    func run() throws {
+        let c: DaemonConnection
+        do { c = try DaemonConnection(path: socket.path) } catch {
+            throw CleanExit.message("gesturectl: \(error)", code: 1)
+        }
+        guard case .line = c.readLine(timeoutMS: 5000), c.send("{\"cmd\":\"status\"}"),
+              case .line(let line) = c.readLine(timeoutMS: 5000), let s = try? JSONValue.parse(line),
+              s["type"] == .string("status") else {
+            throw CleanExit.message("gesturectl: no status reply from \(socket.path)", code: 1)
+        }
+        if json { print(line); return }
+        func n(_ v: JSONValue?) -> String { v.map { EventEnvironmentText.text($0) } ?? "?" }
+        print("gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))")
+        if case .array(let devices)? = s["devices"] {
+            print("devices: \(devices.count)")
+            for d in devices {
+                var size = ""
+                if case .array(let xy)? = d["size_mm"], xy.count == 2 { size = "  \(n(xy[0])) × \(n(xy[1])) mm" }
+                print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)")
+            }
+        }
+        if case .array(let rs)? = s["recognizers"] {
+            print("recognizers: " + rs.map { "\(n($0["name"])) (\(n($0["kind"])))" }.joined(separator: ", "))
+        }
+        if case .array(let clients)? = s["clients"] {
+            let subscribers = clients.filter { $0["subscribed"] == .bool(true) }.count
+            print("clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))")
+            for cl in clients {
+                let filter = cl["filter"].map { " filter \($0.json)" } ?? ""
+                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines")
+            }
+        }
+    }
+}
+
+enum EventEnvironmentText {
+    static func text(_ v: JSONValue) -> String {
+        if case .string(let s) = v { return s }
+        return v.json
+    }
+}
