@@ -180,8 +180,11 @@ public enum Replay {
         if decoder.clampedCount > 0, let first = decoder.firstClamped {
             warn("warning: \(path): \(decoder.clampedCount) position value(s) outside the device's declared range were clamped to it (the first: \(first.value) at \(first.time) s)")
         }
-        if decoder.liveTouchCount > 0 {
-            warn("warning: \(path) ends with \(decoder.liveTouchCount) finger(s) still down; what they began is cancelled (\(endOfRecording))")
+        // Fingers down in the decoder, or in the last frame the arena saw: a
+        // recording cut inside a frame may lift a finger the arena never hears of.
+        let down = max(decoder.liveTouchCount, decoder.lastFrame.liveCount)
+        if down > 0 {
+            warn("warning: \(path) ends with \(down) finger(s) still down; what they began is cancelled (\(endOfRecording))")
             pipeline.cancelAll(at: last, reason: endOfRecording)
             try pipeline.drain(emit)
         }
