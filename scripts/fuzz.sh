@@ -11,12 +11,13 @@
 # fuzzer runtime) into .build/fuzz, with -DFUZZING so that its main runs
 # libFuzzer's driver. Seeds are in Tests/fuzz/corpus/TARGET (committed, made
 # from the fixtures); what a run finds goes to .build/fuzz/corpus/TARGET, and a
-# crashing input to .build/fuzz/artifacts/. Fuzzers run niced, one at a time.
+# crashing input to .build/fuzz/artifacts/ (GESTURED_FUZZ_DIR to build and keep
+# them elsewhere). Fuzzers run niced, one at a time.
 set -eu
 cd "$(dirname "$0")/.."
 
 TARGETS="evemu decoder config protocol"
-SCRATCH=.build/fuzz
+SCRATCH=${GESTURED_FUZZ_DIR:-.build/fuzz}
 SUPPRESSIONS="$PWD/scripts/lsan.supp"
 
 product() {

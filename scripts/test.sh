@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs every test: unit and golden tests (swift test), then the real-kernel
+# Runs every test: unit and golden tests (swift test), the same under
+# AddressSanitizer, a short fuzzing run of each entry point, then the real-kernel
 # tests under qemu when the harness is present (set GESTURED_SKIP_VM=1 to skip).
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,6 +11,12 @@ else
 fi
 swift build --build-tests
 swift test
+# The unit tests again under AddressSanitizer + LeakSanitizer, then each fuzz
+# target briefly from its seeds (set GESTURED_SKIP_SANITIZERS=1 to skip both).
+if [ -z "${GESTURED_SKIP_SANITIZERS:-}" ]; then
+  scripts/asan.sh
+  scripts/fuzz.sh quick
+fi
 if [ -x Tests/vm/run.sh ] && [ -z "${GESTURED_SKIP_VM:-}" ]; then
   swift build
   Tests/vm/run.sh

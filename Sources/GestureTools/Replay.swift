@@ -27,7 +27,9 @@ public enum Replay {
     static func read(recording path: String, descPath: String?, device: (DeviceDescription) throws -> Void,
                      event: (RawEvent) throws -> Void) throws -> DeviceDescription {
         let reader = try LineReader(path: path)
-        return try read(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, device: device, event: event)
+        return try read(source: path, next: reader.next,
+                        describe: { try description(recorded: $0, path: path, descPath: descPath) },
+                        device: device, event: event)
     }
 
     /// The same from any source of lines; `describe` may replace the recorded
@@ -129,7 +131,9 @@ public enum Replay {
                               serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
                               emit: (GestureEvent) throws -> Void) throws {
         let reader = try LineReader(path: path)
-        try stream(source: path, next: reader.next, describe: { try description(recorded: $0, path: path, descPath: descPath) }, configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
+        try stream(source: path, next: reader.next,
+                   describe: { try description(recorded: $0, path: path, descPath: descPath) },
+                   configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
     }
 
     /// Replays evemu text that carries its own description.
@@ -179,8 +183,11 @@ public enum Replay {
         if decoder.clampedCount > 0, let first = decoder.firstClamped {
             warn("warning: \(path): \(decoder.clampedCount) position value(s) outside the device's declared range were clamped to it (the first: \(first.value) at \(first.time) s)")
         }
-        if decoder.liveTouchCount > 0 {
-            warn("warning: \(path) ends with \(decoder.liveTouchCount) finger(s) still down; what they began is cancelled (\(endOfRecording))")
+        // Fingers down in the decoder, or in the last frame the arena saw: a
+        // recording cut inside a frame may lift a finger the arena never hears of.
+        let down = max(decoder.liveTouchCount, decoder.lastFrame.liveCount)
+        if down > 0 {
+            warn("warning: \(path) ends with \(down) finger(s) still down; what they began is cancelled (\(endOfRecording))")
             pipeline.cancelAll(at: last, because: .endOfRecording)
             try pipeline.drain(emit)
         }

@@ -62,11 +62,12 @@ struct EventLoopTests {
         var calls: [String] = []
         var tokenA: EventLoop.Registration?
         var tokenB: EventLoop.Registration?
-        tokenA = try loop.register(a.read) { _ in
+        // The loop holds its handlers: they must not hold it back.
+        tokenA = try loop.register(a.read) { [unowned loop] _ in
             calls.append("a"); _ = readAll(a.read)
             if let tokenB { loop.unregister(tokenB) }
         }
-        tokenB = try loop.register(b.read) { _ in
+        tokenB = try loop.register(b.read) { [unowned loop] _ in
             calls.append("b"); _ = readAll(b.read)
             if let tokenA { loop.unregister(tokenA) }
         }
@@ -82,7 +83,7 @@ struct EventLoopTests {
         let (r, w) = try FileDescriptor.pipe()
         defer { r.close(); w.close() }
         var n = 0
-        try loop.register(r) { _ in
+        try loop.register(r) { [unowned loop] _ in
             _ = readAll(r)
             n += 1
             loop.stop()

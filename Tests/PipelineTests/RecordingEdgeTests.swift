@@ -72,6 +72,18 @@ struct RecordingEdgeTests {
         #expect(warnings.contains { $0.contains("ends with 1 finger(s) still down") })
     }
 
+    /// Cut inside a frame: the lift has no SYN_REPORT, so the arena never saw
+    /// the finger go; the pan it began is still closed.
+    @Test func aRecordingCutInsideTheLiftFrameCancelsThePan() throws {
+        var text = oneFinger(at: 100, moves: 20, lift: true)
+        text.removeLast("E: 100.210000 0000 0000 0\n".count)
+        #expect(text.hasSuffix("0003 0039 -1\n"))
+        let pan = try replayText(text).filter { $0.kind == .pan }
+        #expect(pan.map(\.state).first == .began)
+        #expect(pan.last?.state == .cancelled && pan.last?.reason == Replay.endOfRecording)
+        #expect(pan.filter { $0.state == .cancelled || $0.state == .ended }.count == 1)
+    }
+
     @Test func aRecordingEndingWithFingersUpClosesNothingExtra() throws {
         let events = try replayText(oneFinger(at: 100, moves: 20, lift: true))
         let pan = events.filter { $0.kind == .pan }.map(\.state)

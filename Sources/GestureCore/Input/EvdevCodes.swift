@@ -21,6 +21,8 @@ public enum ABS {
     public static let MT_POSITION_Y: UInt16 = 0x36
     public static let MT_TOOL_TYPE: UInt16 = 0x37
     public static let MT_TRACKING_ID: UInt16 = 0x39
+    /// ABS_MAX: the kernel sends no higher absolute axis code.
+    public static let MAX: UInt16 = 0x3f
 }
 
 public enum BTN {

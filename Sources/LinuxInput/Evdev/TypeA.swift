@@ -57,6 +57,10 @@ public final class MtdevConverter {
     /// of that frame.
     @inline(__always)
     public func put(_ e: RawEvent, _ emit: (RawEvent) -> Void) {
+        // libmtdev indexes its axis tables by the code: an absolute axis beyond
+        // ABS_MAX (which no kernel sends, but a recording may hold) would be read
+        // out of bounds. Such an event names no axis; it is dropped.
+        if e.type == EV.ABS && e.code > ABS.MAX { return }
         var ev = input_event()
         ev.time.tv_sec = Int(e.time.microseconds / 1_000_000)
         ev.time.tv_usec = Int(e.time.microseconds % 1_000_000)
