@@ -137,6 +137,8 @@ select_scenarios() {
     local all=() s
     # smoke* first: when the machinery itself is broken, that is the verdict to read.
     for s in "$here"/scenarios/smoke*.sh "$here"/scenarios/*.sh; do
+        # "# vm-manual: yes" (benchmarks): only when named.
+        grep -q '^# vm-manual: *yes' "$s" && continue
         s=$(basename "$s" .sh)
         [[ " ${all[*]} " == *" $s "* ]] || all+=("$s")
     done
@@ -146,7 +148,7 @@ select_scenarios() {
         selected=()
         for s in "$@"; do
             s=$(basename "$s" .sh)
-            [ -f "$here/scenarios/$s.sh" ] || die "no scenario $s (have: ${all[*]})"
+            [ -f "$here/scenarios/$s.sh" ] || die "no scenario $s (have: ${all[*]}; and, only when named: $(grep -l '^# vm-manual: *yes' "$here"/scenarios/*.sh | xargs -n1 basename | sed 's/\.sh$//' | tr '\n' ' '))"
             selected+=("$s")
         done
     fi

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Peer benchmark (run by scripts/peer-bench.sh, not part of the default suite): one
+# uinput touchscreen, the same played recording read in turn by
+#   gestured with no clients (socket only, no stdout), gestured with 10 subscribers,
+#   gestured --stdout, lisgd, and libinput debug-events,
+# each measured from /proc: CPU ticks while the recording plays (and in all, start-up
+# included), peak RSS (VmHWM), context switches (wakeups) while playing and over 10 s
+# idle, and, in a second pass under strace -c, the system calls while playing.
+# With 10 subscribers, one of them (Tests/vm/tools/latency_probe.py) writes the
+# latency of each discrete gesture: kernel time of the deciding frame (or deadline)
+# to the moment the subscriber read it, and to the daemon's own `emitted`.
+# Results: $VM_RESULTS/bench.tsv (one row per reader). Compare only within one run:
+# under TCG the absolute numbers mean little, the ratios a lot.
+# vm-manual: yes
+# vm-timeout: 1500
+. "$VM_REPO/Tests/vm/lib.sh"
+vm_need_binaries
+
+rec=${BENCH_RECORDING:-$VM_REPO/.build-vm-guest/bench/tenfinger.events}
+desc=${rec%.events}.desc
+[ -r "$rec" ] && [ -r "$desc" ] || vm_skip "no recording at $rec (scripts/peer-bench.sh generates it)"
+with_strace=1
+command -v strace >/dev/null || { with_strace=; vm_note "no strace: no system call counts"; }
+hz=$(getconf CLK_TCK)
+out=$VM_RESULTS/bench.tsv
+printf 'reader\tplay_ticks\ttotal_ticks\tpeak_rss_kb\tplay_ctxsw\tidle10s_ctxsw\tidle10s_ticks\tsyscalls\tlines_out\n' > "$out"
+
+vm_device_create panel "$desc" || vm_abort "cannot create the touchscreen"
+node=$(vm_node panel)
+sock=$VM_SCRATCH/events.sock
+
+# ticks PID — utime + stime (fields 14 and 15 of /proc/PID/stat; the name in field 2
+# has no spaces for these programs).
+ticks() { set -- $(cat "/proc/$1/stat"); echo $(( ${14} + ${15} )); }
+status_field() { sed -n "s/^$2:[[:space:]]*\([0-9]*\).*/\1/p" "/proc/$1/status"; }
+ctxsw() { echo $(( $(status_field "$1" voluntary_ctxt_switches) + $(status_field "$1" nonvoluntary_ctxt_switches) )); }
+
+_fds_at_least() { [ "$(vm_fd_count "$1")" -ge "$2" ]; }
+
+# start_reader NAME — starts the reader NAME in the background; sets $pid (the
+# process measured) and waits until it holds the node.
+start_reader() {
+    case "$1" in
+    gestured-0)
+        rm -f "$sock"
+        "$VM_GESTURED" --config "$GESTURED_CONFIG" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$! ;;
+    gestured-10)
+        rm -f "$sock"
+        "$VM_GESTURED" --config "$GESTURED_CONFIG" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$!
+        vm_wait_until 60 vm_pid_holds "$pid" "$node" || { vm_fail "$1 never opened $node"; return 1; }
+        base=$(vm_fd_count "$pid")
+        subs=
+        # Nine `gesturectl subscribe` and one latency probe, all receiving every event.
+        for i in 1 2 3 4 5 6 7 8 9; do
+            "$VM_GESTURECTL" subscribe --socket "$sock" > "$VM_SCRATCH/sub$i.out" 2> "$VM_SCRATCH/sub$i.err" &
+            subs="$subs $!"; _vm_track $!
+        done
+        python3 "$VM_REPO/Tests/vm/tools/latency_probe.py" "$sock" "$VM_RESULTS/latency.txt" 2> "$VM_SCRATCH/probe.err" &
+        subs="$subs $!"; _vm_track $!
+        # Every subscriber connected: the daemon holds 10 more sockets than before.
+        vm_wait_until 120 _fds_at_least "$pid" $((base + 10)) || vm_fail "$1: only $(vm_fd_count "$pid") fds, wanted $((base + 10))" ;;
+    gestured-stdout)
+        "$VM_GESTURED" --stdout --no-socket --config "$GESTURED_CONFIG" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$! ;;
+    lisgd)
+        # Bindings in lisgd's own format, each a no-op command, so that only
+        # recognition is measured (lisgd waits for its commands; gestured has none).
+        lisgd -d "$node" -w 2560 -h 1600 \
+            -g '1,LR,*,*,R,:' -g '1,RL,*,*,R,:' -g '1,DU,*,*,R,:' -g '1,UD,*,*,R,:' \
+            -g '2,LR,*,*,R,:' -g '2,RL,*,*,R,:' -g '2,DU,*,*,R,:' -g '2,UD,*,*,R,:' \
+            -g '3,LR,*,*,R,:' -g '3,RL,*,*,R,:' -g '3,DU,*,*,R,:' -g '3,UD,*,*,R,:' \
+            -g '1,DLUR,*,*,R,:' -g '1,URDL,*,*,R,:' \
+            > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$! ;;
+    libinput)
+        libinput debug-events --device "$node" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$! ;;
+    esac
+    _vm_track "$pid"
+    vm_wait_until 60 vm_pid_holds "$pid" "$node" || { vm_fail "$1 never opened $node: $(tail -c 300 "$VM_SCRATCH/$1.err")"; return 1; }
+    sleep 1
+}
+
+stop_reader() {
+    kill -INT "$pid" 2>/dev/null
+    _vm_wait_gone "$pid" 10 || kill -KILL "$pid" 2>/dev/null
+    for s in ${subs:-}; do kill "$s" 2>/dev/null; done
+    subs=
+    wait 2>/dev/null
+}
+
+for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
+    vm_log "=== $reader"
+    start_reader "$reader" || continue
+    t0=$(ticks "$pid"); c0=$(ctxsw "$pid")
+    sleep 10
+    t1=$(ticks "$pid"); c1=$(ctxsw "$pid")
+    vm_device_play panel "$rec"
+    sleep 3
+    t2=$(ticks "$pid"); c2=$(ctxsw "$pid")
+    rss=$(status_field "$pid" VmHWM)
+    calls=-
+    if [ -n "$with_strace" ]; then
+        strace -c -f -p "$pid" -o "$VM_SCRATCH/$reader.strace" 2>/dev/null &
+        st=$!
+        sleep 2
+        vm_device_play panel "$rec"
+        sleep 3
+        kill -INT "$st"; wait "$st" 2>/dev/null
+        calls=$(awk '$NF == "total" { print $3 }' "$VM_SCRATCH/$reader.strace")
+        sed -n '1,25p' "$VM_SCRATCH/$reader.strace" > "$VM_RESULTS/$reader.strace"
+    fi
+    lines=$(wc -l < "$VM_SCRATCH/$reader.out")
+    [ "$reader" = gestured-10 ] && lines="$lines; subscribers $(cat "$VM_SCRATCH"/sub*.out | wc -l)"
+    stop_reader
+    printf '%s\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n' "$reader" $((t2 - t1)) "$t2" "$rss" $((c2 - c1)) $((c1 - c0)) $((t1 - t0)) "${calls:--}" "$lines" >> "$out"
+    vm_log "$(tail -n1 "$out")"
+done
+echo "CLK_TCK $hz" > "$VM_RESULTS/clk_tck"
+vm_device_remove panel
+vm_finish
