@@ -109,7 +109,7 @@ for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
         vm_device_play panel "$rec"
         sleep 3
         kill -INT "$st"; wait "$st" 2>/dev/null
-        calls=$(awk '$NF == "total" { print $3 }' "$VM_SCRATCH/$reader.strace")
+        calls=$(awk '$NF == "total" { print $4 }' "$VM_SCRATCH/$reader.strace")
         sed -n '1,25p' "$VM_SCRATCH/$reader.strace" > "$VM_RESULTS/$reader.strace"
     fi
     lines=$(wc -l < "$VM_SCRATCH/$reader.out")
