@@ -141,10 +141,10 @@ struct ArenaTests {
         let s = Scenario(recognizer("circle", circle, simultaneous: ["pan"]), recognizer("pan", pan))
         s.down(0, at: mm(50, 50)); s.sync()
         s.move(0, to: mm(60, 50)); s.sync()
-        s.arena.cancelAll(at: s.now, reason: "device removed", into: &s.events)
+        s.arena.cancelAll(at: s.now, because: .deviceRemoved, into: &s.events)
         #expect(s.log == ["pan began", "circle failed", "pan cancelled"])
         #expect(s.events.dropFirst().allSatisfy { $0.reason == "device removed" })
-        s.arena.cancelAll(at: s.now, reason: "device removed", into: &s.events)
+        s.arena.cancelAll(at: s.now, because: .deviceRemoved, into: &s.events)
         #expect(s.events.count == 3, "teardown twice reports once")
     }
 

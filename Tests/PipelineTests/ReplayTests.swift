@@ -192,12 +192,12 @@ struct TeardownTests {
         var out: [GestureEvent] = []
         for e in events.prefix(120) { pipeline.feed(e); pipeline.drain { out.append($0) } }
         #expect(out.contains { $0.kind == .pan && $0.state == .began })
-        pipeline.cancelAll(at: events[119].time, reason: "device removed")
+        pipeline.cancelAll(at: events[119].time, because: .deviceRemoved)
         var after: [GestureEvent] = []
         pipeline.drain { after.append($0) }
         #expect(after.filter { $0.kind == .pan }.map(\.state) == [.cancelled])
         #expect(after.allSatisfy { $0.reason == "device removed" }, "\(after.map(\.json))")
-        pipeline.cancelAll(at: events[119].time, reason: "device removed")
+        pipeline.cancelAll(at: events[119].time, because: .deviceRemoved)
         pipeline.drain { after.append($0) }
         #expect(after.filter { $0.kind == .pan }.count == 1, "teardown twice reports once")
     }

@@ -171,7 +171,7 @@ func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         drain()
     }
     // Removal: everything in flight is closed, once; later timers change nothing.
-    pipeline.cancelAll(at: time, reason: "device removed")
+    pipeline.cancelAll(at: time, because: .deviceRemoved)
     if shadow.cancelAllTouches(at: time) { touches.check(shadow.lastFrame) }
     drain()
     require(touches.open.isEmpty, "touches \(touches.open) still down after removal")

@@ -305,11 +305,6 @@ public final class Arena {
         sequenceLive = false
     }
 
-    /// `cancelAll` with the reason in the caller's words.
-    public func cancelAll(at time: EventTime, reason: String, into events: inout [GestureEvent]) {
-        cancelAll(at: time, because: .other(reason), into: &events)
-    }
-
     // MARK: - The dispatcher
 
     /// Every event a recognizer gets comes through here: the rules every

@@ -44,9 +44,6 @@ public final class DevicePipeline {
         if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
-    /// `cancelAll` with the reason in the caller's words.
-    public func cancelAll(at time: EventTime, reason: String) { cancelAll(at: time, because: .other(reason)) }
-
     /// Hands out the pending events and forgets them.
     public func drain(_ body: (GestureEvent) throws -> Void) rethrows {
         defer { events.removeAll(keepingCapacity: true) }
