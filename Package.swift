@@ -36,7 +36,9 @@ let package = Package(
             dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "LinuxSystem", "CLinux", "CSocketShim"],
             swiftSettings: strict),
         // The client side of the socket, for gesturectl only.
-        .target(name: "GestureClient", dependencies: ["GestureCore", "GestureDaemon"], swiftSettings: strict),
+        .target(
+            name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxSystem"],
+            swiftSettings: strict),
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
@@ -84,7 +86,9 @@ let package = Package(
             name: "GestureDaemonTests",
             dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
-        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
+        .testTarget(
+            name: "GestureClientTests", dependencies: ["GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "LinuxSystem"],
+            swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

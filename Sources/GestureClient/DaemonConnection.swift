@@ -62,6 +62,10 @@ public final class DaemonConnection {
         case closed
     }
 
+    /// A whole line has been read and not yet returned: `readLine` returns
+    /// it without waiting (poll(2) on `fd` would not say so).
+    public var hasBufferedLine: Bool { buffer.contains(0x0A) }
+
     /// The next line, waiting at most `timeoutMS` (-1: forever).
     public func readLine(timeoutMS: Int32) -> ReadResult {
         while true {
