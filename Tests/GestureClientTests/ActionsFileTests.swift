@@ -280,3 +280,19 @@ import Testing
         #expect(other.subscription != nil, "the daemon refused \(fewRequest)")
     }
 }
+
+/// The example shipped in config/examples is a file the loader accepts.
+@Suite struct ActionsExampleTests {
+    @Test func theExampleIsValid() throws {
+        let tests = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let path = tests + "/config/examples/actions.toml"
+        let bytes = try ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes).get()
+        let f = try ActionsLoader.load(bytes: bytes, file: path)
+        #expect(f.actions.count == 7)
+        #expect(f.maxRunning == 4)
+        #expect(f.warnings.isEmpty)
+        // The slider's multi-line command is read whole.
+        #expect(f.actions[4].names == ["brightness"])
+        #expect(f.actions[4].exec.contains("brightnessctl set 5%+"))
+    }
+}

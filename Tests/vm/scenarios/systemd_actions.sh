@@ -78,6 +78,7 @@ if systemctl start "user@$uid.service" && [ "$(systemctl is-active "user@$uid.se
     main=$(as_user systemctl --user show -p MainPID --value gestured-actions.service)
     journal() { journalctl --no-pager -o cat "_SYSTEMD_USER_UNIT=gestured-actions.service"; }
 else
+    journalctl --no-pager -u "user@$uid.service" > "$VM_SCRATCH/user-manager.journal" 2>&1
     vm_note "the user manager did not start ($(systemctl is-active "user@$uid.service")); running gesturectl actions by hand"
     mode=hand
     setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups -- env HOME="$home" gesturectl actions \
@@ -88,8 +89,8 @@ else
 fi
 journal_has() { journal 2>/dev/null | grep -q "$1"; }
 vm_note "gesturectl actions: $mode, pid $main"
-vm_assert_eq "gesturectl actions runs as $user" "$uid" "$(awk '/^Uid:/ {print $2}' "/proc/$main/status" 2>/dev/null)"
 vm_wait_until 30 sh -c "gesturectl status | grep -q 'subscribers: 1'" || vm_abort "actions did not subscribe: $(gesturectl status | tail -3); $(journal | tail -5)"
+vm_assert_eq "gesturectl actions runs as $user" "$uid" "$(awk '/^Uid:/ {print $2}' "/proc/$main/status" 2>/dev/null)"
 
 # Two swipes, 0.4 s apart: the first one's slow command must not hold up the second's.
 vm_device_play panel "$VM_SCRATCH/swipes.events"
@@ -132,13 +133,19 @@ vm_wait_until 10 journal_has 'not reloaded' || vm_fail "the bad file was not rep
 vm_assert "the problem names file:line: key" journal_has "$conf/actions.toml:4: action.0.finger: unknown key"
 
 # gestured restarts: actions reconnects and the actions loaded before still run.
+restarted=$(date '+%Y-%m-%d %H:%M:%S')
 systemctl restart gestured.service
 vm_wait_until 30 sh -c "gesturectl status | grep -q 'subscribers: 1'" || vm_fail "actions did not come back after the restart: $(journal | tail -3)"
 vm_wait_until 20 sh -c "gesturectl status | grep -q '$(vm_node panel)'" || vm_fail "daemon did not pick up $(vm_node panel) after the restart"
+gesturectl subscribe > "$VM_SCRATCH/root-subscriber.jsonl" 2>&1 &
+_vm_track $!
+vm_wait_until 20 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_note "the second subscriber did not connect"
 vm_device_play panel "$VM_SCRATCH/swipe.events"
 vm_wait_until 15 sh -c "[ \$(grep -c ' reloaded right ' $log) -ge 2 ]" || vm_fail "no action ran after the restart: $(tail -3 "$log")"
 vm_assert "it said it reconnected" journal_has "connected to /run/gestured/events.sock"
 journal > "$VM_SCRATCH/actions.journal" 2>&1
+journalctl --no-pager -u gestured.service --since "$restarted" > "$VM_SCRATCH/gestured-restarted.journal" 2>&1
+gesturectl status --json > "$VM_SCRATCH/status-end.json" 2>&1
 
 if [ "$mode" = unit ]; then
     as_user systemctl --user stop gestured-actions.service
