@@ -59,10 +59,15 @@ public struct SlotDecoder {
     ///   - initialTrackingIDs: tracking IDs per slot at open time; live ones are
     ///     ignored until lifted.
     ///   - initialToolTypes: ABS_MT_TOOL_TYPE per slot at open time.
+    ///   - initialPositions: the raw position per slot at open time (for a
+    ///     single-touch device, ABS_X/ABS_Y as slot 0): the kernel does not resend
+    ///     an unchanged value, so a finger landing where the slot's last one left
+    ///     brings only the axis that changed.
     ///   - initialSlot: the kernel's current slot at open time (it sends
     ///     ABS_MT_SLOT only when the slot changes).
     public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
-                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0) {
+                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
+                initialPositions: [(x: Int32, y: Int32)] = [], initialSlot: Int = 0) {
         self.geometry = geometry
         self.deviceName = device.name
         singleTouch = !device.isMultitouch
@@ -73,6 +78,11 @@ public struct SlotDecoder {
             slots[i].ignored = true
         }
         for (i, tool) in initialToolTypes.prefix(count).enumerated() { slots[i].toolType = tool }
+        // Clamped as a reported value would be; not counted as a clamp (nobody reported it).
+        for (i, p) in initialPositions.prefix(count).enumerated() {
+            slots[i].rawX = geometry.x.clamp(p.x)
+            slots[i].rawY = geometry.y.clamp(p.y)
+        }
         currentSlot = initialSlot
         nextSerial = UInt64(serial) << 40
         frame = TouchFrame(time: .zero, device: device.name, touches: [], areaMM: geometry.orientedSizeMM)

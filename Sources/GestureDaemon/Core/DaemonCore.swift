@@ -15,12 +15,14 @@ public struct DeviceSnapshot: Sendable {
     /// Per slot, as libevdev knows them now: touches already down are ignored until lifted.
     public var trackingIDs: [Int32]
     public var toolTypes: [Int32]
+    /// Raw positions: a finger landing where the slot's last one left brings only the axis that changed.
+    public var positions: [(x: Int32, y: Int32)]
     public var slot: Int
 
     public init(node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
-                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0) {
+                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], positions: [(x: Int32, y: Int32)] = [], slot: Int = 0) {
         self.node = node; self.description = description; self.isTypeA = isTypeA
-        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot
+        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.positions = positions; self.slot = slot
     }
 }
 
@@ -418,7 +420,7 @@ public struct DaemonCore {
         nextSerial &+= 1
         return DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
                               serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
-                              initialSlot: s.slot, log: arenaLog)
+                              initialPositions: s.positions, initialSlot: s.slot, log: arenaLog)
     }
 
     /// Tears a device down, once: every live touch and every gesture in flight
