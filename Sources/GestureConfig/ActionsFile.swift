@@ -44,8 +44,9 @@ public struct ActionsFile: Sendable, Equatable {
     /// The states an action may name: every state an event can carry.
     public static let states: [GestureState] = [.began, .changed, .ended, .recognized, .cancelled, .failed]
 
-    /// The edge names events carry (the configured `edge` of their recognizer).
-    public static let edges = ["left", "right", "top", "bottom", "top_left", "top_right", "bottom_left", "bottom_right"]
+    /// The edge names events carry (the configured `edge` of their recognizer;
+    /// a recognizer with `edge = "none"` sends no edge).
+    public static var edges: [String] { Edge.allCases.filter { $0 != .none }.map(\.rawValue) }
 
     /// The directions events carry: a swipe's, and a circle's turn.
     public static var directions: [String] {

@@ -131,7 +131,13 @@ private struct ActionsReader {
                 action.directions = strings(m, key: key, what: "directions") { known.contains($0) ? nil : "unknown direction '\($0)'; expected one of: \(known.joined(separator: ", "))" }
             case "edge":
                 let known = ActionsFile.edges
-                action.edges = strings(m, key: key, what: "edges") { known.contains($0) ? nil : "unknown edge '\($0)'; expected one of: \(known.joined(separator: ", "))" }
+                action.edges = strings(m, key: key, what: "edges") { edge in
+                    if known.contains(edge) { return nil }
+                    if edge == Edge.none.rawValue {
+                        return "events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name"
+                    }
+                    return "unknown edge '\(edge)'; expected one of: \(known.joined(separator: ", "))"
+                }
             case "fingers":
                 action.fingers = integers(m, key: key, range: 1...10)
             default:

@@ -98,7 +98,7 @@ import Testing
             """) == [
                 "actions.toml:1: max_running: expected an integer from 1 to 64, got 0",
                 "actions.toml:4: action.0.kind: unknown kind 'swip'; expected one of: tap, pan, swipe, pinch, rotate, long_press, circle, checkmark, tickle",
-                "actions.toml:6: action.0.direction: unknown direction 'sideways'; expected one of: left, right, up, down, clockwise, counterclockwise",
+                "actions.toml:6: action.0.direction: unknown direction 'sideways'; expected one of: left, right, up, down, up_left, up_right, down_left, down_right, clockwise, counterclockwise",
                 "actions.toml:7: action.0.fingers: expected an integer from 1 to 10 or a list of them, got integer 11",
                 "actions.toml:8: action.0.state: unknown state 'possible'; expected one of: began, changed, ended, recognized, cancelled, failed",
                 "actions.toml:9: action.0.edge: unknown edge 'middle'; expected one of: left, right, top, bottom, top_left, top_right, bottom_left, bottom_right",
@@ -136,6 +136,9 @@ import Testing
         ])
         #expect(problems("max_running = \"4\"\n") == [
             "actions.toml:1: max_running: expected an integer from 1 to 64, got string \"4\"",
+        ])
+        #expect(problems("[[action]]\nexec = \"x\"\nedge = \"none\"\n") == [
+            "actions.toml:3: action.0.edge: events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name",
         ])
         #expect(problems("exec = \"x\"\n") == [
             "actions.toml:1: exec: unknown key; an actions file holds max_running and [[action]] tables",
