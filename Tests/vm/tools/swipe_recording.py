@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Writes an evemu recording of one-finger swipes on a type-B touchscreen, for
-scenarios that need a swipe the default config recognises (no recording in
-Tests/fixtures is one): each swipe is 60 mm across the middle of the panel in
-0.25 s at 120 Hz, eased in and out as a hand moves, with a slight bow and seeded
-jitter, and the swipes are 0.4 s apart.
+"""Writes an evemu recording of one-finger strokes on a type-B touchscreen, for
+scenarios that need a swipe or a slide the daemon recognises (no recording in
+Tests/fixtures is one): each stroke goes from START by MOVE mm in SECONDS at
+120 Hz, eased in and out as a hand moves, with a slight bow and seeded jitter in
+between (its first and last points are exact, so a stroke played again starts
+where the last one ended on an axis it does not move along, as a finger on a real
+panel often does), and the strokes are 0.4 s apart.
 
 The panel is the one of Tests/fixtures/strokes ("gestured stroke panel": the
 Atmel maXTouch's event layout, 154 x 86 mm, 10 units/mm).
 
-Usage: swipe_recording.py [--direction right|left|up|down] [--count N] [--seed N] OUT.events
-(writes OUT.desc beside it)
+Usage: swipe_recording.py [--start X,Y] [--move DX,DY] [--seconds S] [--count N] [--seed N] OUT.events
+(mm; by default a 60 mm swipe to the right across the middle in 0.25 s; writes
+OUT.desc beside it)
 """
 import argparse
 import math
@@ -20,7 +23,7 @@ XMAX, YMAX = W_MM * RES - 1, H_MM * RES - 1
 HZ = 120.0
 
 DESC = """# EVEMU 1.3
-# One-finger swipes written by Tests/vm/tools/swipe_recording.py on a type-B
+# One-finger strokes written by Tests/vm/tools/swipe_recording.py on a type-B
 # panel of 154 x 86 mm with 10 units/mm.
 N: gestured stroke panel
 I: 0018 0000 0000 0000
@@ -55,12 +58,17 @@ A: 36 0 {ymax} 0 0 {res}
 A: 39 0 65535 0 0 0
 """.format(xmax=XMAX, ymax=YMAX, res=RES)
 
-MOTION = {"right": (60, 0), "left": (-60, 0), "down": (0, 40), "up": (0, -40)}
+
+def pair(text):
+    x, y = text.split(",")
+    return float(x), float(y)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--direction", choices=sorted(MOTION), default="right")
+    ap.add_argument("--start", type=pair, default=(W_MM / 2 - 30, H_MM / 2))
+    ap.add_argument("--move", type=pair, default=(60, 0))
+    ap.add_argument("--seconds", type=float, default=0.25)
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("out")
@@ -74,16 +82,16 @@ def main():
         us = int(round((t - s) * 1e6))
         lines.append("E: %d.%06d %04x %04x %d\n" % (s, us, typ, code, value))
 
-    dx, dy = MOTION[args.direction]
+    (x0, y0), (dx, dy) = args.start, args.move
+    n = max(2, int(args.seconds * HZ))
     for k in range(args.count):
-        x0, y0 = W_MM / 2 - dx / 2, H_MM / 2 - dy / 2
-        n = int(0.25 * HZ)
         bow = rng.uniform(-0.05, 0.05)
         for step in range(n + 1):
             u = step / n
             e = u * u * (3 - 2 * u)
-            x = x0 + dx * e + bow * math.sin(math.pi * u) * 10 + rng.gauss(0, 0.08)
-            y = y0 + dy * e + bow * math.sin(math.pi * u) * 10 + rng.gauss(0, 0.08)
+            shake = 0 < step < n
+            x = x0 + dx * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
+            y = y0 + dy * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
             ux, uy = max(0, min(XMAX, round(x * RES))), max(0, min(YMAX, round(y * RES)))
             if step == 0:
                 ev(3, 0x2f, 0)
