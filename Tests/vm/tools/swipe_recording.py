@@ -80,6 +80,8 @@ def main():
     def ev(typ, code, value):
         s = int(t)
         us = int(round((t - s) * 1e6))
+        if us >= 1000000:  # rounded up to the next second
+            s, us = s + 1, us - 1000000
         lines.append("E: %d.%06d %04x %04x %d\n" % (s, us, typ, code, value))
 
     (x0, y0), (dx, dy) = args.start, args.move
