@@ -9,11 +9,14 @@
 # (BENCHMARKS.md, "Binary and memory").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
+# and, as each user who wants their actions run (~/.config/gestured/actions.toml):
+#   systemctl --user daemon-reload && systemctl --user enable --now gestured-actions.service
 
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/gestured
@@ -39,18 +42,20 @@ check-portable: build
 	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl
 
 install: build
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured
 	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
 	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/gestured-actions.service > $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
 	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
-	$(INSTALL) -m 0644 config/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 0644 config/examples/phone.toml config/examples/actions.toml $(DESTDIR)$(DOCDIR)/examples/
 	# The config is the administrator's once it exists: never overwritten.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
@@ -58,6 +63,7 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
+		$(DESTDIR)$(USERUNITDIR)/gestured-actions.service \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
 		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
-		$(DESTDIR)$(DOCDIR)/examples/phone.toml
+		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml

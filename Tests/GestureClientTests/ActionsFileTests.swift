@@ -291,7 +291,7 @@ import Testing
         let path = tests + "/config/examples/actions.toml"
         let bytes = try ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes).get()
         let f = try ActionsLoader.load(bytes: bytes, file: path)
-        #expect(f.actions.count == 7)
+        #expect(f.actions.count == 6)
         #expect(f.maxRunning == 4)
         #expect(f.warnings.isEmpty)
         // The slider's multi-line command is read whole.
