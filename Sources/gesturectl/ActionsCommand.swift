@@ -9,7 +9,7 @@ struct ActionsCommand: ParsableCommand {
         commandName: "actions",
         abstract: "Run your commands for gestures, as listed in your actions file.",
         discussion: """
-            Reads FILE (default: $XDG_CONFIG_HOME/gestured/actions.toml, else \
+            Reads PATH (default: $XDG_CONFIG_HOME/gestured/actions.toml, else \
             ~/.config/gestured/actions.toml): [[action]] tables, each with exec, a command run \
             through /bin/sh -c as you, and optional matches name, kind, state, direction, fingers \
             and edge (a string or a list; fingers an integer or a list). Every action whose \

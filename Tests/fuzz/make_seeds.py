@@ -97,6 +97,9 @@ def config_seeds():
     write("config", phone.encode())
     for chunk in phone.split("\n[")[1:]:
         write("config", ("[" + chunk).encode())
+    # A user's actions file (the same target runs the actions loader).
+    actions = open(os.path.join(ROOT, "config", "examples", "actions.toml"), encoding="utf-8").read()
+    write("config", actions.encode())
 
 
 def protocol_seeds():
