@@ -55,6 +55,12 @@ import Testing
         #expect(lines == [#"{"type":"event","name":"pan","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"reason":"connection to gestured lost"}"#])
         #expect(open.count == 0)
     }
+
+    @Test func anEdgeGesturesEndingKeepsItsEdge() throws {
+        var open = OpenGestures()
+        open.note(try JSONValue.parse(#"{"type":"event","name":"volume","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","translation_mm":[0,0],"step":1}"#))
+        #expect(open.cancelAll(reason: "connection to gestured lost") == [#"{"type":"event","name":"volume","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","reason":"connection to gestured lost"}"#])
+    }
 }
 
 extension ChildProcesses {
