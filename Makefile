@@ -48,7 +48,9 @@ install: build
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
-	$(INSTALL) -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 0644 config/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/
 	# The config is the administrator's once it exists: never overwritten.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
@@ -57,4 +59,5 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
-		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
+		$(DESTDIR)$(DOCDIR)/examples/phone.toml
