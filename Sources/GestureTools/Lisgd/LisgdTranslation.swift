@@ -165,6 +165,23 @@ public struct LisgdTranslation: Sendable {
                 s.axis == axis && s.fingers == b.fingers && (step > 0 ? s.plus == nil : s.minus == nil)
             }.map(\.name).sorted()
         }
+        // A stroke at 45° out of a corner moves as far along a slider's axis as
+        // across it, so the slider could take it; lisgd's pressed mode wants the
+        // stroke within -r of the axis and leaves it to the diagonal binding.
+        // With diagonal bindings, sliders do not start in a corner.
+        let diagonals = o.bindings.contains { $0.swipe.isDiagonal && !($0.mode == .pressed && $0.distance == .any) }
+        let screen = DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM
+        func cornerFreeRange(_ edge: LisgdEdge) -> ClosedRange<Double>? {
+            guard diagonals else { return nil }
+            let extent: Double
+            switch edge {
+            case .L, .R: extent = screen.y
+            case .T, .B: extent = screen.x
+            default: return nil
+            }
+            let f = edgeMM / extent
+            return f < 0.5 ? f...(1 - f) : nil
+        }
         for entry in entries {
             switch entry {
             case .swipe(let b, let note):
@@ -192,7 +209,12 @@ public struct LisgdTranslation: Sendable {
                 }
                 toml += "[recognizer.\(name)]\nkind = \"pan\"\nmin_fingers = \(s.fingers)\nmax_fingers = \(s.fingers)\n"
                 toml += "step_mm = \(formatFixed(stepMM, decimals: 2))\naxis = \"\(s.axis)\"\n"
-                if let edge = s.edge.gesturedEdge { toml += "edge = \"\(edge)\"\nedge_mm = \(formatFixed(edgeMM, decimals: 2))\n" }
+                if let edge = s.edge.gesturedEdge {
+                    toml += "edge = \"\(edge)\"\nedge_mm = \(formatFixed(edgeMM, decimals: 2))\n"
+                    if let range = cornerFreeRange(s.edge) {
+                        toml += "edge_range = [\(formatFixed(range.lowerBound, decimals: 4)), \(formatFixed(range.upperBound, decimals: 4))]   # not from a corner: a diagonal stroke from there is not a slide\n"
+                    }
+                }
                 var cases: [String] = []
                 if let b = s.minus { cases.append("-1) eval \(shellQuoted(b.command)) ;;") }
                 if let b = s.plus { cases.append("1) eval \(shellQuoted(b.command)) ;;") }
@@ -221,16 +243,9 @@ public struct LisgdTranslation: Sendable {
         case .swipe(let b):
             return e.state == .recognized ? b : nil
         case .slider(let plus, let minus):
-            guard e.state == .began || e.state == .changed, let step = e.sliderStep else { return nil }
+            guard e.state == .began || e.state == .changed, let step = e.step else { return nil }
             return step > 0 ? plus : minus
         }
-    }
-}
-
-extension GestureEvent {
-    /// A slider's step (+1 or −1) on its began and changed events.
-    public var sliderStep: Int? {
-        nil
     }
 }
 
