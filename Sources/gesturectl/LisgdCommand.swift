@@ -65,7 +65,16 @@ struct LisgdCommand: ParsableCommand {
             description = device!.description
         }
         let translation: LisgdTranslation
-        do { translation = try LisgdTranslation(options: options, device: description, arguments: args) } catch {
+        // The printed config quotes lisgd's own arguments, without gesturectl's.
+        var lisgdArgs: [String] = []
+        var skip = false
+        for a in args {
+            if skip { skip = false; continue }
+            if a == "--desc" || a == "--replay" { skip = true; continue }
+            if a == "--print-config" || a == "--help" { continue }
+            lisgdArgs.append(a)
+        }
+        do { translation = try LisgdTranslation(options: options, device: description, arguments: lisgdArgs) } catch {
             throw CleanExit.message("gesturectl lisgd: \(error)", code: 1)
         }
         let configuration: Configuration
