@@ -186,7 +186,7 @@ extension LisgdRunner {
             return try EvdevDevice(node: node, udev: udev)
         } catch {
             if error.errno == .permissionDenied {
-                throw LisgdError("\(path): \(error). gesturectl lisgd reads the touchscreen as you (uid \(getuid())): "
+                throw LisgdError("cannot read \(node.devnode ?? path): \(error.errno). gesturectl lisgd reads the touchscreen as you (uid \(getuid())): "
                     + "install gestured's udev rule (70-gestured-touchscreen.rules: the user at the seat may read touchscreens) "
                     + "and log in again, or ask the administrator for read access to \(node.devnode ?? path)")
             }
