@@ -292,3 +292,57 @@ struct LisgdStrokeTests {
         }
     }
 }
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+@Suite("gesturectl lisgd: commands")
+struct LisgdCommandTests {
+    /// Waits up to 5 s for every started command to finish and be reaped.
+    func drain(_ c: DetachedCommands) {
+        for _ in 0..<500 where !c.running.isEmpty {
+            c.reap()
+            usleep(10_000)
+        }
+    }
+
+    @Test func commandsRunWithSignalsUnblockedAndAreReaped() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lisgd-cmd-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The runner blocks its signals for the signalfd; a command must not
+        // inherit that, or `kill` could not stop it.
+        var mask = sigset_t(), old = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &mask, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        var said: [String] = []
+        let c = DetachedCommands(say: { said.append($0) }, verbose: true)
+        let before = monotonicSeconds()
+        c.start("sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask")
+        c.start("sleep 0.5; echo one, two > \(dir)/commas")
+        c.start("sleep 0.5; exit 3")
+        #expect(monotonicSeconds() - before < 0.4, "started without waiting")
+        #expect(c.running.count == 3)
+        drain(c)
+        #expect(c.running.isEmpty)
+        let blocked = try String(contentsOfFile: dir + "/mask", encoding: .utf8)
+        #expect(blocked.trimmingCharacters(in: .whitespacesAndNewlines) == "SigBlk:\t0000000000000000")
+        #expect(try String(contentsOfFile: dir + "/commas", encoding: .utf8) == "one, two\n")
+        #expect(said.contains { $0.hasSuffix("exited with status 3") })
+    }
+
+    @Test func atTheLimitACommandIsNotStartedAndThatIsSaid() {
+        var said: [String] = []
+        let c = DetachedCommands(limit: 1, say: { said.append($0) }, verbose: false)
+        c.start("sleep 1")
+        c.start("true")
+        #expect(c.running.count == 1)
+        #expect(said == ["1 commands still running; not starting: true"])
+        drain(c)
+    }
+}

@@ -150,13 +150,15 @@ public final class DetachedCommands {
         running.insert(pid)
     }
 
-    /// Collects every finished child.
+    /// Collects every finished command (its own children only: waiting for any
+    /// child would take another part's, such as a Foundation `Process`).
     public func reap() {
-        while true {
+        for pid in running {
             var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { return }
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == 0 || (r < 0 && errno == EINTR) { continue }
             running.remove(pid)
+            guard r == pid else { continue }
             if verbose && status != 0 {
                 let signalled = status & 0x7f != 0
                 say("command \(pid) \(signalled ? "killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)")")
@@ -181,6 +183,9 @@ extension LisgdRunner {
         do { udev = try Udev() } catch { throw LisgdError("cannot set up libudev: \(error)") }
         guard let syspath = udev.syspath(ofCharacterDevice: UInt64(st.st_rdev)), let node = udev.node(syspath: syspath) else {
             throw LisgdError("\(path): udev knows no input device with that node")
+        }
+        guard node.isEventNode else {
+            throw LisgdError("\(path) is not an input event node (\(node.syspath)); give the touchscreen's /dev/input/eventN with -d")
         }
         do {
             return try EvdevDevice(node: node, udev: udev)
