@@ -42,7 +42,7 @@ vm_assert_eq "gesturectl lisgd without access exits 1" 1 "$?"
 vm_assert "it says permission denied" grep -qi 'permission denied' "$VM_SCRATCH/refused.err"
 vm_assert "it names the udev rule" grep -q '70-gestured-touchscreen.rules' "$VM_SCRATCH/refused.err"
 setfacl -m "u:$user:r" "$node" || vm_abort "setfacl on $node failed"
-vm_assert_not "the user still cannot read the keyboard" as_user sh -c "exec 3< $kbd"
+vm_assert_not "the user still cannot read the keyboard" as_user sh -c "exec 3< $kbd" 2>/dev/null
 
 # --- The bindings: Sxmo's, in Sxmo's order; each command logs its label.
 logs=$VM_SCRATCH/logs
