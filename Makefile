@@ -17,6 +17,8 @@ DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# udev reads /usr/local/lib/udev/rules.d as well as /usr/lib/udev/rules.d.
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/gestured
@@ -50,6 +52,9 @@ install: build
 	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/gestured-actions.service > $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
+	# The seat's user may read touchscreens (gesturectl lisgd); nothing else.
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR)
+	$(INSTALL) -m 0644 udev/70-gestured-touchscreen.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
@@ -66,4 +71,5 @@ uninstall:
 		$(DESTDIR)$(USERUNITDIR)/gestured-actions.service \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
 		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
-		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml
+		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml \
+		$(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
