@@ -3,7 +3,8 @@ import Glibc
 /// Starting `/bin/sh -c COMMAND` for one event: the event line on its stdin
 /// (through a fresh pipe, closed after the line, so the command sees end of
 /// file), our environment with the event's variables replacing any of the
-/// same name, our stdout and stderr, signal dispositions back to the default.
+/// same name, our stdout and stderr, SIGPIPE back to its default and no signal
+/// blocked.
 /// Never waits: the caller reaps the child.
 enum ShellCommand {
     struct Failure: Error, CustomStringConvertible {
@@ -48,7 +49,11 @@ enum ShellCommand {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF)
+        // Nor may a signal the caller's thread blocks stay blocked in the command.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
         if newSession { flags |= setSessionFlag }
         posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0

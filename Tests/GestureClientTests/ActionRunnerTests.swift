@@ -116,6 +116,26 @@ extension ChildProcesses {
             #expect(runner.running.count == 2)
         }
 
+        @Test func aCommandStartsWithNoSignalBlockedAndSIGPIPEAtItsDefault() throws {
+            let runner = ActionRunner(maxRunning: 4, warn: { _ in })  // ignores SIGPIPE in this process
+            let out = "\(scratch.path)/signals"
+            // Block SIGTERM on this thread while the command starts, as a loop on signalfd would.
+            var term = sigset_t(), old = sigset_t()
+            sigemptyset(&term)
+            sigaddset(&term, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &term, &old)
+            runner.run([.init(exec: "grep -E '^Sig(Blk|Ign)' /proc/self/status > \(out).tmp; mv \(out).tmp \(out)", label: "a")],
+                       eventLine: event, environment: try environment(), event: "e")
+            pthread_sigmask(SIG_SETMASK, &old, nil)
+            #expect(eventually { readText(out) != nil })
+            let lines = readText(out)?.split(separator: "\n") ?? []
+            #expect(lines.first == "SigBlk:\t0000000000000000")
+            // SIGPIPE is signal 13: bit 12 of SigIgn must be clear.
+            let ignored = lines.last.flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) } ?? .max
+            #expect(ignored & (1 << 12) == 0, "SigIgn \(String(ignored, radix: 16))")
+            #expect(eventually { runner.reap(); return !runner.hasRunning })
+        }
+
         @Test func eachCommandLeadsASessionOfItsOwn() throws {
             let runner = ActionRunner(maxRunning: 4, warn: { _ in })
             defer { stopAll(runner) }
