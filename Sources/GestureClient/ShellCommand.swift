@@ -49,7 +49,8 @@ enum ShellCommand {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Nor may a signal the caller's thread blocks stay blocked in the command.
+        // Nor may a signal the starting thread blocks stay blocked in the command
+        // (dash unblocks everything when it starts; bash as /bin/sh does not).
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
