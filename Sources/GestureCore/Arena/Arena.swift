@@ -22,7 +22,12 @@ public struct RecognizerFilter: Sendable, Equatable {
     public var devices: [String] = []
     /// Normalised region the sequence must start in; nil means anywhere.
     public var region: Box?
+    /// The runtime profiles it belongs to: it takes part only while one of them is active.
+    public var profiles: [String] = [RecognizerFilter.defaultProfile]
     public init(devices: [String] = [], region: Box? = nil) { self.devices = devices; self.region = region }
+
+    /// The profile the daemon starts with, and the one a recognizer belongs to unless told otherwise.
+    public static let defaultProfile = "default"
 
     func accepts(device: String, start: Point) -> Bool {
         if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
@@ -97,6 +102,8 @@ public final class Arena {
         var pending: [Pending] = []
         /// Its transitions go to the log.
         var traced = false
+        /// Its filter lists the arena's profile: it may take part in the next sequence.
+        var inProfile = true
 
         init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
             self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
@@ -179,6 +186,17 @@ public final class Arena {
     public var log: ArenaLog? {
         didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
     }
+    /// The active runtime profile: only members whose filter lists it take part
+    /// in a new sequence; nil (paused): none does. Like the region, this is
+    /// decided when a sequence starts, so a gesture in flight finishes as it began
+    /// and a member sitting out costs nothing per frame.
+    public var profile: String? = RecognizerFilter.defaultProfile {
+        didSet { for m in members { m.inProfile = takesPart(m.filter) } }
+    }
+    private func takesPart(_ filter: RecognizerFilter) -> Bool {
+        guard let profile else { return false }
+        return filter.profiles.contains(profile)
+    }
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
     /// The dispatcher traced the outcome of a shared rule already.
@@ -194,6 +212,7 @@ public final class Arena {
                     relations: Relations = Relations()) {
         let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
         m.traced = log?.traces(name) ?? false
+        m.inProfile = takesPart(filter)
         members.append(m)
         rebuildRelations()
     }
@@ -379,7 +398,7 @@ public final class Arena {
         sequenceMaxFingers = 0
         let start = frame.centroidNormalised
         for i in members.indices {
-            let accepts = members[i].filter.accepts(device: device, start: start)
+            let accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
             switch members[i].status {
             case .possible:
                 // Still deciding across sequences (a multi-tap inside its window).

@@ -32,7 +32,9 @@ public struct SlotDecoder {
         var live: Bool { trackingID >= 0 && !ignored }
     }
 
-    public let geometry: DeviceGeometry
+    public private(set) var geometry: DeviceGeometry
+    /// A rotation asked for while a finger was down; it applies once none is.
+    public private(set) var pendingRotation: Rotation?
     public let deviceName: String
     private var slots: [Slot]
     private var currentSlot = 0
@@ -80,12 +82,32 @@ public struct SlotDecoder {
         finished.reserveCapacity(count)
     }
 
+    /// The rotation the next touch sequence is read with.
+    public var rotation: Rotation { pendingRotation ?? geometry.rotation }
+
+    /// Turns the screen as the config's `rotation` does, from the next touch
+    /// sequence on: at once when no finger is down, else before the first event
+    /// after the last finger lifted. A sequence is never read half in one
+    /// orientation and half in another, so a gesture in flight keeps its directions.
+    public mutating func rotate(to r: Rotation) {
+        pendingRotation = r
+        applyPendingRotation()
+    }
+
+    private mutating func applyPendingRotation() {
+        guard let r = pendingRotation, !dirty, finished.isEmpty, !slots.contains(where: \.live) else { return }
+        pendingRotation = nil
+        geometry.rotation = r
+        frame.areaMM = geometry.orientedSizeMM
+    }
+
     /// Live touches right now (after the last completed frame).
     public var liveTouchCount: Int { slots.reduce(0) { $0 + ($1.live ? 1 : 0) } }
 
     /// Feeds one event. Returns true when it completed a frame; read it with
     /// `withFrame` before the next call.
     public mutating func feed(_ e: RawEvent) -> Bool {
+        if pendingRotation != nil { applyPendingRotation() }
         if discarding {
             if e.type == EV.SYN && e.code == SYN.REPORT {
                 discarding = false

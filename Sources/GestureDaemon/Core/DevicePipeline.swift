@@ -27,6 +27,9 @@ public final class DevicePipeline {
         if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
+    /// Turns the screen from the next touch sequence on (`SlotDecoder.rotate(to:)`).
+    public func rotate(to r: Rotation) { decoder.rotate(to: r) }
+
     /// libevdev reported SYN_DROPPED: the events that follow are a resync.
     public func beginResync() { decoder.beginResync() }
 
