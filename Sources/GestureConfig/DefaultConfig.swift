@@ -23,6 +23,9 @@ public let defaultConfigText = #"""
 #   devices             = ["name", …]   only on devices whose name contains one of these
 #   region              = [x0, y0, x1, y1]  only for touches that start inside this part
 #                                        of the screen (0…1 from the top-left)
+#   profiles            = ["default", …]  the runtime profiles it takes part in; the
+#                                        daemon starts in "default" and `gesturectl
+#                                        profile NAME` (or `pause`) switches at runtime
 # Otherwise, when one recognizer begins or is recognized, every other one still
 # deciding about the same touches fails (UIKit's rule).
 

@@ -23,11 +23,8 @@ public struct RecognizerFilter: Sendable, Equatable {
     /// Normalised region the sequence must start in; nil means anywhere.
     public var region: Box?
     /// The runtime profiles it belongs to: it takes part only while one of them is active.
-    public var profiles: [String] = [RecognizerFilter.defaultProfile]
+    public var profiles: [String] = [Profiles.defaultName]
     public init(devices: [String] = [], region: Box? = nil) { self.devices = devices; self.region = region }
-
-    /// The profile the daemon starts with, and the one a recognizer belongs to unless told otherwise.
-    public static let defaultProfile = "default"
 
     func accepts(device: String, start: Point) -> Bool {
         if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
@@ -190,7 +187,7 @@ public final class Arena {
     /// in a new sequence; nil (paused): none does. Like the region, this is
     /// decided when a sequence starts, so a gesture in flight finishes as it began
     /// and a member sitting out costs nothing per frame.
-    public var profile: String? = RecognizerFilter.defaultProfile {
+    public var profile: String? = Profiles.defaultName {
         didSet { for m in members { m.inProfile = takesPart(m.filter) } }
     }
     private func takesPart(_ filter: RecognizerFilter) -> Bool {
