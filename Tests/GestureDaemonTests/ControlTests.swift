@@ -80,6 +80,31 @@ import Testing
         #expect(d.logText.contains("client 1 (pid 1, uid 1000): rotation 90° for every touchscreen from its next touch sequence"))
     }
 
+    /// docs/PROTOCOL.md's worked swipe: a 68 × 136 mm phone panel (portrait),
+    /// turned a quarter counter-clockwise (xrandr "right", lisgd -o 1), so its
+    /// native top edge is on the user's left: `gesturectl rotate 270`.
+    @Test func theWorkedSwipeOfTheDocs() throws {
+        var phone = Self.panel("Phone Panel")
+        phone.axes[ABS.MT_POSITION_X] = AxisInfo(minimum: 0, maximum: 680, resolution: 10)
+        phone.axes[ABS.MT_POSITION_Y] = AxisInfo(minimum: 0, maximum: 1360, resolution: 10)
+        phone.axes[ABS.X] = phone.axes[ABS.MT_POSITION_X]
+        phone.axes[ABS.Y] = phone.axes[ABS.MT_POSITION_Y]
+        var d = EmbeddedDaemon(configuration: try ConfigLoader.load(text: Self.config, file: "t.toml"))
+        let node = d.plug(phone, event: 7)
+        d.start()
+        d.control(.rotate(.cw270, device: nil))
+        // The finger lands 51 mm from the panel's native left and 34 mm from its
+        // native top, and moves 40 mm towards its native bottom.
+        _ = swipe(&d, node, from: mm(51, 34), to: mm(51, 74), id: 1)
+        let e = try #require(d.events(named: "swipe").first { $0.state == .recognized })
+        guard case .swipe(let direction, let translation, _) = e.detail else { Issue.record("not a swipe"); return }
+        #expect(direction == "right")
+        #expect(close(translation, mm(40, 0)))
+        #expect(close(e.location, mm(34, 17)))
+        #expect(close(e.locationNormalised, Point(x: 0.25, y: 0.25)))
+        #expect(e.json.contains(#""location_mm":[34.00,17.00],"location":[0.2500,0.2500]"#), "\(e.json)")
+    }
+
     @Test func aRotationAskedForMidSwipeWaitsForTheNextSequence() throws {
         var (d, nodes) = try started()
         let t = swipe(&d, nodes[0], from: mm(50, 30), to: mm(90, 30), id: 1, lift: false)
