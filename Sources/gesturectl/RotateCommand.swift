@@ -18,6 +18,7 @@ struct RotationArgument: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { ["0", "90", "180", "270"] + names.map(\.0) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 struct RotateCommand: ParsableCommand {
