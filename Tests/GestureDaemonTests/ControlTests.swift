@@ -134,6 +134,29 @@ import Testing
         #expect(d.info.devices.map(\.rotation) == [.cw180])
     }
 
+    /// A reload builds a fresh decoder: it must know where each slot's last touch
+    /// was, as the kernel does not repeat a position that did not change.
+    @Test func aTouchAfterAReloadLandingWhereTheLastOneWasIsWhereItIs() throws {
+        var (d, nodes) = try started()
+        d.control(.rotate(.cw270, device: nil))
+        _ = swipe(&d, nodes[0], from: mm(51, 34), to: mm(51, 74), id: 1)
+        // libevdev's view after that swipe: slot 0 last at x 510, y 740.
+        d.kernel[nodes[0].syspath]!.positions = [SlotPosition(x: 510, y: 740)]
+        d.nextConfig = .success(try ConfigLoader.load(text: Self.config, file: "/etc/gestured/gestured.toml"))
+        d.send(.signal(SIGHUP, at: d.now))
+        // The same swipe again: the kernel sends no x, as x did not change.
+        let t = Touches(device: Self.panel(), at: d.now + Millis(100))
+        func noX(_ events: [RawEvent]) -> [RawEvent] {
+            events.filter { $0.type != EV.ABS || ($0.code != ABS.MT_POSITION_X && $0.code != ABS.X) }
+        }
+        d.input(nodes[0], noX(t.down(id: 2, x: 510, y: 340)))
+        for i in 1...10 { d.input(nodes[0], noX(t.at(Double(i) * 10).move(x: 510, y: 340 + Int32(i) * 40))) }
+        d.input(nodes[0], t.at(110).up())
+        let s = recognizedSwipes(d)
+        #expect(s.map(\.direction) == ["right", "right"])
+        #expect(s.count == 2 && close(s[1].location, s[0].location), "\(s.map(\.location))")
+    }
+
     @Test func aRestartForgetsTheRotation() throws {
         var (d, _) = try started()
         d.control(.rotate(.cw90, device: nil))

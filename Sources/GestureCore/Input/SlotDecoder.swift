@@ -11,6 +11,13 @@
 /// - touches already down when the device was opened are ignored until lifted;
 /// - MT_TOOL_PALM cancels the touch;
 /// - a position outside the axis's declared range is clamped to it (and counted).
+/// A slot's last reported position, in device units.
+public struct SlotPosition: Sendable, Equatable {
+    public var x: Int32
+    public var y: Int32
+    public init(x: Int32, y: Int32) { self.x = x; self.y = y }
+}
+
 public struct SlotDecoder {
     struct Slot {
         var trackingID: Int32 = -1
@@ -63,8 +70,13 @@ public struct SlotDecoder {
     ///   - initialToolTypes: ABS_MT_TOOL_TYPE per slot at open time.
     ///   - initialSlot: the kernel's current slot at open time (it sends
     ///     ABS_MT_SLOT only when the slot changes).
+    ///   - initialPositions: the position per slot at open time (for a
+    ///     single-touch device, ABS_X and ABS_Y): the kernel does not resend an
+    ///     unchanged value, so a touch landing where its slot's last one was
+    ///     reports no x or no y.
     public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
-                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0) {
+                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0,
+                initialPositions: [SlotPosition] = []) {
         self.geometry = geometry
         self.deviceName = device.name
         singleTouch = !device.isMultitouch
@@ -75,6 +87,10 @@ public struct SlotDecoder {
             slots[i].ignored = true
         }
         for (i, tool) in initialToolTypes.prefix(count).enumerated() { slots[i].toolType = tool }
+        for (i, p) in initialPositions.prefix(count).enumerated() {
+            slots[i].rawX = geometry.x.clamp(p.x)
+            slots[i].rawY = geometry.y.clamp(p.y)
+        }
         currentSlot = initialSlot
         nextSerial = UInt64(serial) << 40
         frame = TouchFrame(time: .zero, device: device.name, touches: [], areaMM: geometry.orientedSizeMM)

@@ -16,11 +16,13 @@ public struct DeviceSnapshot: Sendable {
     public var trackingIDs: [Int32]
     public var toolTypes: [Int32]
     public var slot: Int
+    /// Per slot, the last position reported: a touch landing on it again reports none.
+    public var positions: [SlotPosition]
 
     public init(node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
-                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0) {
+                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = []) {
         self.node = node; self.description = description; self.isTypeA = isTypeA
-        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot
+        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot; self.positions = positions
     }
 }
 
@@ -439,7 +441,7 @@ public struct DaemonCore {
         nextSerial &+= 1
         let pipeline = DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
                                       serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
-                                      initialSlot: s.slot, log: arenaLog)
+                                      initialSlot: s.slot, initialPositions: s.positions, log: arenaLog)
         pipeline.arena.profile = profile.active
         return pipeline
     }

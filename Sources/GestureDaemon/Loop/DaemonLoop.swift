@@ -266,6 +266,6 @@ public final class DaemonLoop: DaemonControl {
     private func snapshot(of evdev: EvdevDevice, node: InputNode) -> DeviceSnapshot {
         DeviceSnapshot(node: node, description: evdev.description, isTypeA: evdev.isTypeA,
                        trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
-                       slot: evdev.currentSlot())
+                       slot: evdev.currentSlot(), positions: evdev.currentPositions())
     }
 }
