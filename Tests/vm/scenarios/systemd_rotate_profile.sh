@@ -5,7 +5,8 @@
 # of group gestured who is not root: the same played swipe (one finger 40 mm
 # towards the panel's own bottom) is a swipe down, then `gesturectl rotate right`
 # turns it into a swipe right at the place the user sees (PROTOCOL.md's worked
-# swipe), through a reload too; `pause` silences it, `resume` brings it back;
+# swipe), through a reload too, and `rotate 90` into a swipe left; `pause`
+# silences it, `resume` brings it back;
 # `profile locked` lets only the recognizer tagged "locked" fire; a restart
 # forgets the rotation. Someone outside the group cannot rotate.
 . "$VM_REPO/Tests/vm/lib.sh"
@@ -88,6 +89,10 @@ out=$(svc_as mallory gesturectl rotate 0 2>&1); rc=$?
 vm_assert_eq "rotate as a user outside group gestured: exit status" 1 "$rc"
 vm_assert "rotate as a user outside group gestured: permission denied" sh -c "echo \"\$1\" | grep -q 'permission denied'" sh "$out"
 vm_assert_eq "mallory changed nothing" 270 "$(status_json | jq '.devices[0].rotation')"
+
+# In degrees: turned 90° clockwise (xrandr left), the panel's own down is the user's left.
+as_alice gesturectl rotate 90 > /dev/null 2>&1 || vm_fail "gesturectl rotate 90 failed"
+vm_assert_eq "rotated 90: a swipe left" "swipe left 102.00,51.00" "$(play)"
 
 # A restart forgets the rotation (the config says 0).
 systemctl restart gestured.service
