@@ -62,7 +62,9 @@ install: build completions
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
-	$(INSTALL) -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 0644 config/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 0644 completions/gestured.bash $(DESTDIR)$(BASHCOMPDIR)/gestured
 	$(INSTALL) -m 0644 $(SCRATCH)/completions/gesturectl.bash $(DESTDIR)$(BASHCOMPDIR)/gesturectl
 	$(INSTALL) -m 0644 completions/_gestured $(SCRATCH)/completions/_gesturectl $(DESTDIR)$(ZSHCOMPDIR)/
@@ -77,7 +79,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
-		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md \
+		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
+		$(DESTDIR)$(DOCDIR)/examples/phone.toml \
 		$(DESTDIR)$(BASHCOMPDIR)/gestured $(DESTDIR)$(BASHCOMPDIR)/gesturectl \
 		$(DESTDIR)$(ZSHCOMPDIR)/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gesturectl \
 		$(DESTDIR)$(FISHCOMPDIR)/gestured.fish $(DESTDIR)$(FISHCOMPDIR)/gesturectl.fish \

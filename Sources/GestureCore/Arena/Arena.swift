@@ -22,9 +22,13 @@ public struct RecognizerFilter: Sendable, Equatable {
     public var devices: [String] = []
     /// Normalised region the sequence must start in; nil means anywhere.
     public var region: Box?
+    /// The edge or corner the sequence must belong to; nil means anywhere.
+    public var edge: EdgeFilter?
     /// The runtime profiles it belongs to: it takes part only while one of them is active.
     public var profiles: [String] = [Profiles.defaultName]
-    public init(devices: [String] = [], region: Box? = nil) { self.devices = devices; self.region = region }
+    public init(devices: [String] = [], region: Box? = nil, edge: EdgeFilter? = nil) {
+        self.devices = devices; self.region = region; self.edge = edge
+    }
 
     func accepts(device: String, start: Point) -> Bool {
         if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
@@ -179,6 +183,10 @@ public final class Arena {
     private var lastFingers = 0
     /// What timeouts are handed with: a frame without touches.
     private var quiet: TouchFrame
+    /// Some member has an edge filter: only then is the first finger followed.
+    private var hasEdgeFilters = false
+    private var firstFinger = FirstFinger()
+    private var area = Point.zero
     /// Where traces and bugs go; nil: nowhere, at no cost.
     public var log: ArenaLog? {
         didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
@@ -211,6 +219,7 @@ public final class Arena {
         m.traced = log?.traces(name) ?? false
         m.inProfile = takesPart(filter)
         members.append(m)
+        if filter.edge != nil { hasEdgeFilters = true }
         rebuildRelations()
     }
 
@@ -265,6 +274,7 @@ public final class Arena {
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
         if !sequenceLive && frame.began { startSequence(frame) }
+        if hasEdgeFilters && firstFinger.update(frame) { judgeStarts(at: frame.time, into: &events) }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
         sequenceMaxFingers = input.maxFingers
         lastLocation = frame.centroid
@@ -394,8 +404,14 @@ public final class Arena {
         sequenceLive = true
         sequenceMaxFingers = 0
         let start = frame.centroidNormalised
+        area = frame.areaMM
+        if hasEdgeFilters { firstFinger.start(frame) }
         for i in members.indices {
-            let accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
+            var accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
+            if accepts, let edge = members[i].filter.edge, edge.at == .start {
+                // Landed too far in to have started at the edge, however fast.
+                accepts = edge.mayStart(at: firstFinger.landing, in: area)
+            }
             switch members[i].status {
             case .possible:
                 // Still deciding across sequences (a multi-tap inside its window).
@@ -487,6 +503,10 @@ public final class Arena {
     /// R wants to begin or be recognized: hold it for its requirements, refuse it
     /// if a gesture that began already prevents it, else commit it.
     private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
+        if let miss = edgeMiss(i) {
+            fail(i, .edge(miss), at: time, into: &events)
+            return
+        }
         for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
             members[i].status = .held(h)
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
@@ -549,6 +569,23 @@ public final class Arena {
         }
     }
 
+    /// Why member `i`'s sequence is not at the edge it wants, if it is not.
+    private func edgeMiss(_ i: Int) -> EdgeMiss? {
+        guard let edge = members[i].filter.edge, firstFinger.id != nil else { return nil }
+        return edge.judge(start: firstFinger.start(for: edge), end: firstFinger.current, in: area)
+    }
+
+    /// The first finger's first motion is known: those that want to start at an
+    /// edge and did not fail now, freeing those that wait for them.
+    private func judgeStarts(at time: EventTime, into events: inout [GestureEvent]) {
+        for i in members.indices where members[i].phase == .possible && members[i].sequence == sequence {
+            guard let edge = members[i].filter.edge, edge.at == .start,
+                  let miss = edge.judge(start: firstFinger.start(for: edge), end: firstFinger.current, in: area)
+            else { continue }
+            fail(i, .edge(miss), at: time, into: &events)
+        }
+    }
+
     /// Whether member `j` no longer stands in the way of sequence `s`: its
     /// decisions about it failed, or it sat it out.
     private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
@@ -604,7 +641,8 @@ public final class Arena {
             name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
             locationNormalised: report?.locationNormalised ?? lastNormalised,
-            detail: report?.detail ?? .none, reason: reason))
+            detail: report?.detail ?? .none, reason: reason,
+            edge: m.filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }, step: report?.step))
     }
 
     // MARK: - Log
