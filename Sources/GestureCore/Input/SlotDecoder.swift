@@ -1,3 +1,10 @@
+/// A slot's last reported position, in device units.
+public struct SlotPosition: Sendable, Equatable {
+    public var x: Int32
+    public var y: Int32
+    public init(x: Int32, y: Int32) { self.x = x; self.y = y }
+}
+
 /// Turns the evdev events of one multitouch device (type B slots, or a single-touch
 /// device with BTN_TOUCH) into `TouchFrame`s: one per SYN_REPORT that changed
 /// anything. Pure: no I/O, no clock. The live reader and replay feed the same code.
@@ -11,13 +18,6 @@
 /// - touches already down when the device was opened are ignored until lifted;
 /// - MT_TOOL_PALM cancels the touch;
 /// - a position outside the axis's declared range is clamped to it (and counted).
-/// A slot's last reported position, in device units.
-public struct SlotPosition: Sendable, Equatable {
-    public var x: Int32
-    public var y: Int32
-    public init(x: Int32, y: Int32) { self.x = x; self.y = y }
-}
-
 public struct SlotDecoder {
     struct Slot {
         var trackingID: Int32 = -1
