@@ -15,6 +15,8 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
+# udev reads /usr/local/lib/udev/rules.d as well as /usr/lib/udev/rules.d.
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/gestured
@@ -22,7 +24,6 @@ SYSCONFDIR ?= /etc
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
-UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SWIFT      ?= swift
 SCRATCH    ?= .build
 INSTALL    ?= install
@@ -54,11 +55,14 @@ check-portable: build
 install: build completions
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(UDEVRULESDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
 	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
+	# The seat's user may read touchscreens (gesturectl lisgd); nothing else.
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR)
+	$(INSTALL) -m 0644 udev/70-gestured-touchscreen.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
@@ -69,8 +73,6 @@ install: build completions
 	$(INSTALL) -m 0644 $(SCRATCH)/completions/gesturectl.bash $(DESTDIR)$(BASHCOMPDIR)/gesturectl
 	$(INSTALL) -m 0644 completions/_gestured $(SCRATCH)/completions/_gesturectl $(DESTDIR)$(ZSHCOMPDIR)/
 	$(INSTALL) -m 0644 completions/gestured.fish $(SCRATCH)/completions/gesturectl.fish $(DESTDIR)$(FISHCOMPDIR)/
-	# Lets the seat's user read touchscreens (and nothing else) for `gesturectl lisgd`.
-	$(INSTALL) -m 0644 udev/70-gestured-touchscreen.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
 	# The config is the administrator's once it exists: never overwritten.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml

@@ -6,7 +6,7 @@ struct Gesturectl: ParsableCommand {
         abstract: "Talk to gestured, replay recordings through its recognizers, check configs.",
         subcommands: [ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
                       DevicesCommand.self, SubscribeCommand.self, StatusCommand.self, RotateCommand.self,
-                      ProfileCommand.self, PauseCommand.self, ResumeCommand.self])
+                      ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self])
 }
 
 Gesturectl.main()
