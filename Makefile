@@ -9,6 +9,7 @@
 # (BENCHMARKS.md, "Binary and memory").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
+#   udevadm control --reload && udevadm trigger --subsystem-match=input   (the touchscreen rule)
 # and, as each user who wants their actions run (~/.config/gestured/actions.toml):
 #   systemctl --user daemon-reload && systemctl --user enable --now gestured-actions.service
 
@@ -23,6 +24,9 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/gestured
 SYSCONFDIR ?= /etc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT      ?= swift
 SCRATCH    ?= .build
 INSTALL    ?= install
@@ -30,12 +34,20 @@ SWIFTBUILDFLAGS ?= -c release --static-swift-stdlib
 
 BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
 
-.PHONY: all build check check-portable install uninstall
+.PHONY: all build completions check check-portable install uninstall
 
 all: build
 
 build:
 	$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH)
+
+# gesturectl's completions come from argument-parser; gestured's are written by
+# hand (completions/), as it parses its arguments by hand.
+completions: build
+	mkdir -p $(SCRATCH)/completions
+	$(BIN)/gesturectl --generate-completion-script bash > $(SCRATCH)/completions/gesturectl.bash
+	$(BIN)/gesturectl --generate-completion-script zsh > $(SCRATCH)/completions/_gesturectl
+	$(BIN)/gesturectl --generate-completion-script fish > $(SCRATCH)/completions/gesturectl.fish
 
 check:
 	$(SWIFT) test --scratch-path $(SCRATCH)
@@ -43,9 +55,10 @@ check:
 check-portable: build
 	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl
 
-install: build
+install: build completions
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
@@ -61,6 +74,10 @@ install: build
 	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 0644 config/examples/phone.toml config/examples/actions.toml $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 0644 completions/gestured.bash $(DESTDIR)$(BASHCOMPDIR)/gestured
+	$(INSTALL) -m 0644 $(SCRATCH)/completions/gesturectl.bash $(DESTDIR)$(BASHCOMPDIR)/gesturectl
+	$(INSTALL) -m 0644 completions/_gestured $(SCRATCH)/completions/_gesturectl $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 0644 completions/gestured.fish $(SCRATCH)/completions/gesturectl.fish $(DESTDIR)$(FISHCOMPDIR)/
 	# The config is the administrator's once it exists: never overwritten.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
@@ -72,4 +89,7 @@ uninstall:
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
 		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
 		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml \
+		$(DESTDIR)$(BASHCOMPDIR)/gestured $(DESTDIR)$(BASHCOMPDIR)/gesturectl \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gesturectl \
+		$(DESTDIR)$(FISHCOMPDIR)/gestured.fish $(DESTDIR)$(FISHCOMPDIR)/gesturectl.fish \
 		$(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules

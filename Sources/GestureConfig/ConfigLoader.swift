@@ -430,6 +430,19 @@ private struct Context {
         r.bool("can_prevent", &config.canPrevent, &self)
         r.bool("can_be_prevented", &config.canBePrevented, &self)
         r.names("devices", &config.filter.devices, &self)
+        var profiles: [(String, SourcePosition)] = []
+        if r.strings("profiles", &profiles, &self) {
+            if profiles.isEmpty {
+                error("\(base).profiles", "an empty list puts the recognizer in no profile, so it would never take part; list its profiles, or leave the key out for [\"\(Profiles.defaultName)\"]",
+                      at: r.position(of: "profiles"))
+            }
+            var names: [String] = []
+            for (p, at) in profiles {
+                if let problem = Profiles.nameProblem(p) { error("\(base).profiles", problem, at: at) }
+                else if !names.contains(p) { names.append(p) }
+            }
+            if !names.isEmpty { config.filter.profiles = names }
+        }
         var region: [Double] = []
         if r.doubles("region", &region, count: 4, &self) {
             if region[0] < region[2] && region[1] < region[3] && region.allSatisfy({ (0...1).contains($0) }) {

@@ -33,6 +33,9 @@ public let defaultConfigText = #"""
 #   edge_range          = [0.0, 1.0]        the part of the edge that counts: from the top for
 #                                        left/right, from the left for top/bottom
 #   edge_at             = "start"           or "start_or_end": also when the finger ends there
+#   profiles            = ["default"]       the runtime profiles it takes part in: the
+#                                        daemon starts in "default"; `gesturectl profile
+#                                        NAME` and `gesturectl pause` switch at runtime
 # Otherwise, when one recognizer begins or is recognized, every other one still
 # deciding about the same touches fails (UIKit's rule).
 

@@ -44,15 +44,6 @@ struct RegressionTests {
         #expect(s.log(without: .changed) == ["pan began", "pan ended"])
     }
 
-    @Test func aFingerLandingOnTheSlotsLastRowKeepsItsY() {
-        // After the daemon (re)opens a device, the kernel's slot 0 still holds the
-        // last finger's position; a finger landing on the same row brings only X.
-        var d = SlotDecoder(device: device, geometry: geometry, initialPositions: [(x: 1000, y: 430)])
-        let f = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 7), (EV.ABS, ABS.MT_POSITION_X, 470), (EV.SYN, SYN.REPORT, 0)])
-        let touch = f.first?.touches.first
-        #expect(touch?.position == geometry.millimetres(normalised: geometry.normalised(rawX: 470, rawY: 430)))
-    }
-
     @Test func theDecoderStartsInTheKernelsCurrentSlot() {
         // Two fingers down at open, the kernel last in slot 1.
         var d = SlotDecoder(device: device, geometry: geometry, initialTrackingIDs: [10, 11], initialSlot: 1)

@@ -24,6 +24,8 @@ public struct RecognizerFilter: Sendable, Equatable {
     public var region: Box?
     /// The edge or corner the sequence must belong to; nil means anywhere.
     public var edge: EdgeFilter?
+    /// The runtime profiles it belongs to: it takes part only while one of them is active.
+    public var profiles: [String] = [Profiles.defaultName]
     public init(devices: [String] = [], region: Box? = nil, edge: EdgeFilter? = nil) {
         self.devices = devices; self.region = region; self.edge = edge
     }
@@ -101,6 +103,8 @@ public final class Arena {
         var pending: [Pending] = []
         /// Its transitions go to the log.
         var traced = false
+        /// Its filter lists the arena's profile: it may take part in the next sequence.
+        var inProfile = true
 
         init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
             self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
@@ -187,6 +191,17 @@ public final class Arena {
     public var log: ArenaLog? {
         didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
     }
+    /// The active runtime profile: only members whose filter lists it take part
+    /// in a new sequence; nil (paused): none does. Like the region, this is
+    /// decided when a sequence starts, so a gesture in flight finishes as it began
+    /// and a member sitting out costs nothing per frame.
+    public var profile: String? = Profiles.defaultName {
+        didSet { for m in members { m.inProfile = takesPart(m.filter) } }
+    }
+    private func takesPart(_ filter: RecognizerFilter) -> Bool {
+        guard let profile else { return false }
+        return filter.profiles.contains(profile)
+    }
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
     /// The dispatcher traced the outcome of a shared rule already.
@@ -202,6 +217,7 @@ public final class Arena {
                     relations: Relations = Relations()) {
         let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
         m.traced = log?.traces(name) ?? false
+        m.inProfile = takesPart(filter)
         members.append(m)
         if filter.edge != nil { hasEdgeFilters = true }
         rebuildRelations()
@@ -391,7 +407,7 @@ public final class Arena {
         area = frame.areaMM
         if hasEdgeFilters { firstFinger.start(frame) }
         for i in members.indices {
-            var accepts = members[i].filter.accepts(device: device, start: start)
+            var accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
             if accepts, let edge = members[i].filter.edge, edge.at == .start {
                 // Landed too far in to have started at the edge, however fast.
                 accepts = edge.mayStart(at: firstFinger.landing, in: area)
