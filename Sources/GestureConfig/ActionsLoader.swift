@@ -27,28 +27,10 @@ public enum ActionsLoader {
     public static let actionKeys = ["exec", "name", "kind", "state", "direction", "fingers", "edge"]
 
     static func load(_ bytes: UnsafeRawBufferPointer, file: String) -> Result<ActionsFile, ConfigErrors> {
-        func fail(_ line: Int, _ message: String) -> Result<ActionsFile, ConfigErrors> {
-            .failure(ConfigErrors(errors: [ConfigError(file: file, line: line, key: "", message: message)]))
-        }
-        if bytes.count > ConfigLoader.maxFileBytes {
-            return fail(1, "the file is \(bytes.count) bytes; an actions file may be at most \(ConfigLoader.maxFileBytes) bytes (1 MiB)")
-        }
-        if let problem = TextCheck.firstProblem(in: bytes) ?? TextCheck.nestingProblem(in: bytes) {
-            return fail(problem.line, problem.message)
-        }
-        switch Toml.parse(bytes) {
-        case .failure(let e):
-            return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
-        case .success(let root):
+        ConfigLoader.parseChecked(bytes, file: file, what: "an actions file").flatMap { root in
             var reader = ActionsReader(file: file)
             let result = reader.read(root)
-            if !reader.errors.isEmpty {
-                let sorted = reader.errors.enumerated().sorted { a, b in
-                    a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
-                }
-                return .failure(ConfigErrors(errors: sorted.map(\.element)))
-            }
-            return .success(result)
+            return reader.errors.isEmpty ? .success(result) : .failure(ConfigLoader.sorted(reader.errors))
         }
     }
 }

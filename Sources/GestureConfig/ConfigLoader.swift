@@ -56,30 +56,40 @@ public enum ConfigLoader {
     }
 
     static func load(_ bytes: UnsafeRawBufferPointer, file: String) -> Result<Configuration, ConfigErrors> {
-        func fail(_ line: Int, _ message: String) -> Result<Configuration, ConfigErrors> {
+        parseChecked(bytes, file: file, what: "a config").flatMap { root in
+            var ctx = Context(file: file)
+            var config = ctx.read(root)
+            if !ctx.errors.isEmpty { return .failure(sorted(ctx.errors)) }
+            config.warnings = ctx.warnings
+            return .success(config)
+        }
+    }
+
+    /// What every TOML file of gestured's passes before it is read: at most 1 MiB,
+    /// UTF-8 without NUL, nesting within bounds, then toml++'s syntax check.
+    /// `what` names the file in the size message ("a config", "an actions file").
+    static func parseChecked(_ bytes: UnsafeRawBufferPointer, file: String, what: String) -> Result<TomlTable, ConfigErrors> {
+        func fail(_ line: Int, _ message: String) -> Result<TomlTable, ConfigErrors> {
             .failure(ConfigErrors(errors: [ConfigError(file: file, line: line, key: "", message: message)]))
         }
         if bytes.count > maxFileBytes {
-            return fail(1, "the file is \(bytes.count) bytes; a config may be at most \(maxFileBytes) bytes (1 MiB)")
+            return fail(1, "the file is \(bytes.count) bytes; \(what) may be at most \(maxFileBytes) bytes (1 MiB)")
         }
         if let problem = TextCheck.firstProblem(in: bytes) ?? TextCheck.nestingProblem(in: bytes) {
             return fail(problem.line, problem.message)
         }
         switch Toml.parse(bytes) {
-        case .failure(let e):
-            return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
-        case .success(let root):
-            var ctx = Context(file: file)
-            var config = ctx.read(root)
-            if !ctx.errors.isEmpty {
-                let sorted = ctx.errors.enumerated().sorted { a, b in
-                    a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
-                }
-                return .failure(ConfigErrors(errors: sorted.map(\.element)))
-            }
-            config.warnings = ctx.warnings
-            return .success(config)
+        case .failure(let e): return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
+        case .success(let root): return .success(root)
         }
+    }
+
+    /// Errors by line, those on one line in the order they were found.
+    static func sorted(_ errors: [ConfigError]) -> ConfigErrors {
+        let sorted = errors.enumerated().sorted { a, b in
+            a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
+        }
+        return ConfigErrors(errors: sorted.map(\.element))
     }
 }
 

@@ -26,20 +26,6 @@ private func slider(_ name: String = "slider", edge: Edge? = .left, stepMM: Doub
     return r
 }
 
-/// A seeded generator (SplitMix64), so that the random strokes are the same every run.
-private struct Seeded {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ r: ClosedRange<Double>) -> Double {
-        r.lowerBound + (r.upperBound - r.lowerBound) * Double(next() >> 11) / Double(1 << 53)
-    }
-}
 
 /// `count` frames from `a` moving at `speed` mm/s in direction `d` (unit), 8 ms apart (a 120 Hz panel).
 private func fling(from a: Point, direction d: Point, speed: Double, frames: Int = 12) -> [Point] {
@@ -130,7 +116,7 @@ struct EdgeTests {
     }
 
     @Test func seededCentreSwipesNeverBecomeEdgeSwipesAndEdgeSwipesAreCaught() {
-        var rng = Seeded(state: 20_261_125)
+        var rng = SplitMix64(seed: 20_261_125)
         let edges: [Edge] = [.left, .right, .top, .bottom, .topLeft, .topRight, .bottomLeft, .bottomRight]
         let all = edges.map { swipe($0.rawValue, edge: $0) } + [swipe("centre")]
         var centreAsEdge = 0, edgeMissed = 0, centreSwipes = 0
