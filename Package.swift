@@ -42,7 +42,7 @@ let package = Package(
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput", "LinuxSystem"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
+            name: "PipelineTests", dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],

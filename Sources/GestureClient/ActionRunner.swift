@@ -3,8 +3,9 @@ import GestureCore
 import GestureDaemon
 import LinuxSystem
 
-/// Runs actions' commands for `gesturectl actions`: each through `/bin/sh -c`
-/// in a session of its own (as `setsid` starts it), with the event's
+/// Runs actions' commands for `gesturectl actions` (and bindings' for
+/// `gesturectl lisgd`): each through `/bin/sh -c`, by default in a session of
+/// its own (as `setsid` starts it), with the event's
 /// `GESTURE_*` variables and its JSON line on stdin, never waited for. At
 /// most `maxRunning` run at once; a command that finds them all taken is
 /// dropped with a warning (nothing waits: a gesture's command that ran late
@@ -20,11 +21,18 @@ public final class ActionRunner {
     public private(set) var dropped = 0
     public private(set) var failedToStart = 0
     private let warn: (String) -> Void
+    private let newSession: Bool
+    private let reportsExits: Bool
     private var dropWarnings = LogLimiter(burst: 3, window: Millis(5000))
     private var exitWarnings = LogLimiter(burst: 5, window: Millis(5000))
 
-    public init(maxRunning: Int, warn: @escaping (String) -> Void) {
+    /// `newSession`: each command leads a session of its own; else it stays in
+    /// ours, as lisgd's `system()` runs it. `reportsExits`: a command that
+    /// fails or is killed is said (rate-limited).
+    public init(maxRunning: Int, newSession: Bool = true, reportsExits: Bool = true, warn: @escaping (String) -> Void) {
         self.maxRunning = maxRunning
+        self.newSession = newSession
+        self.reportsExits = reportsExits
         self.warn = warn
         // A command that exits without reading its stdin must not kill us
         // with SIGPIPE; the children get the default disposition back.
@@ -42,9 +50,9 @@ public final class ActionRunner {
 
     /// Starts the commands for one event, in the order given, each while
     /// fewer than `maxRunning` run; returns the pids started (those dropped
-    /// or failed are left out).
+    /// or failed are left out). Without an `eventLine` the commands read our stdin.
     @discardableResult
-    public func run(_ commands: [Command], eventLine: String, environment: [(String, String)], event: String) -> [pid_t] {
+    public func run(_ commands: [Command], eventLine: String?, environment: [(String, String)], event: String) -> [pid_t] {
         reap()
         var pids: [pid_t] = []
         for c in commands {
@@ -54,7 +62,7 @@ public final class ActionRunner {
                 if let l = dropWarnings.admit(line, now: monotonicNow()) { warn(l) }
                 continue
             }
-            switch ShellCommand.spawn(c.exec, input: eventLine, environment: environment, newSession: true) {
+            switch ShellCommand.spawn(c.exec, input: eventLine, environment: environment, newSession: newSession) {
             case .success(let pid):
                 running[pid] = c.label
                 started += 1
@@ -82,7 +90,7 @@ public final class ActionRunner {
     }
 
     private func finished(_ pid: pid_t, status: Int32) {
-        guard let label = running.removeValue(forKey: pid) else { return }
+        guard let label = running.removeValue(forKey: pid), reportsExits else { return }
         let signal = status & 0x7f
         let code = (status >> 8) & 0xff
         let line: String

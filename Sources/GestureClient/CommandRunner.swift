@@ -63,9 +63,7 @@ public final class CommandRunner {
     /// Blocks until the backlog has room again (a command finished).
     public func waitForRoom() {
         while backlog.isFull && !running.isEmpty {
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid > 0 { finished(pid, status: status) } else if errno != EINTR { break }
+            waitForOne()
             startWaiting()
         }
     }
@@ -75,10 +73,37 @@ public final class CommandRunner {
         while hasWork {
             startWaiting()
             guard !running.isEmpty else { break }
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid > 0 { finished(pid, status: status) } else if errno != EINTR { break }
+            waitForOne()
         }
+    }
+
+    /// Waits until one of its own commands has finished. Only its own: waiting
+    /// for any child would take another part's (an actions runner's, a
+    /// Foundation `Process`). Linux has no wait for one of a set of pids, so it
+    /// looks every 5 ms; this runs only while the backlog is full or at the end.
+    private func waitForOne() {
+        while !running.isEmpty {
+            if collectFinished() > 0 { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Collects those of its commands that have finished; how many.
+    @discardableResult
+    private func collectFinished() -> Int {
+        var n = 0
+        for pid in Array(running.keys) {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid {
+                finished(pid, status: status)
+                n += 1
+            } else if r < 0 && errno == ECHILD {
+                running[pid] = nil  // reaped elsewhere: gone all the same
+                n += 1
+            }
+        }
+        return n
     }
 
     private func startWaiting() {
@@ -104,12 +129,7 @@ public final class CommandRunner {
 
     /// Collects finished children, reports those that failed, starts what waits.
     public func reap() {
-        while true {
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { break }
-            finished(pid, status: status)
-        }
+        collectFinished()
         startWaiting()
     }
 

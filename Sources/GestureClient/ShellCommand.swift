@@ -2,7 +2,7 @@ import Glibc
 
 /// Starting `/bin/sh -c COMMAND` for one event: the event line on its stdin
 /// (through a fresh pipe, closed after the line, so the command sees end of
-/// file), our environment with the event's variables replacing any of the
+/// file; without a line, our stdin), our environment with the event's variables replacing any of the
 /// same name, our stdout and stderr, SIGPIPE back to its default and no signal
 /// blocked.
 /// Never waits: the caller reaps the child.
@@ -19,16 +19,18 @@ enum ShellCommand {
     /// session (and process group) of its own, as `setsid` would start it:
     /// no controlling terminal, and signals sent to ours (Ctrl-C, a stop) do
     /// not reach it.
-    static func spawn(_ command: String, input: String, environment extra: [(String, String)],
+    static func spawn(_ command: String, input: String?, environment extra: [(String, String)],
                       newSession: Bool) -> Result<pid_t, Failure> {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))")) }
+        if input != nil {
+            guard pipe(&fds) == 0 else { return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))")) }
+            // Close-on-exec on both: the dup2 to stdin is what the child keeps.
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        // Close-on-exec on both: the dup2 to stdin is what the child keeps.
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        if input != nil { posix_spawn_file_actions_adddup2(&actions, readEnd, 0) }
         defer { posix_spawn_file_actions_destroy(&actions) }
 
         let names = Set(extra.map(\.0))
@@ -61,11 +63,12 @@ enum ShellCommand {
         let r = withCStrings(argv) { cargv in
             withCStrings(env) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
         }
-        close(readEnd)
+        if readEnd >= 0 { close(readEnd) }
         guard r == 0 else {
-            close(writeEnd)
+            if writeEnd >= 0 { close(writeEnd) }
             return .failure(Failure(description: "cannot start /bin/sh: \(String(cString: strerror(r)))"))
         }
+        guard let input else { return .success(pid) }
         // An event line is far below the pipe's capacity, so this write does
         // not block; non-blocking all the same, so that nothing ever can.
         _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)

@@ -1,7 +1,7 @@
 import Testing
 
-/// The suites whose tests start and reap child processes. `CommandRunner`
-/// reaps any child of the process (waitpid(-1)), and swift-testing runs suites
-/// side by side in one process: one suite's reaping would take another's
-/// children (and a zombie a test waits to see). So these run one at a time.
+/// The suites whose tests start and reap child processes. Every runner reaps
+/// only its own children (by pid), so they cannot take each other's; they run
+/// one at a time all the same, because they time how soon commands start and
+/// finish, which a crowd of other children would blur on a loaded machine.
 @Suite(.serialized) enum ChildProcesses {}

@@ -1,4 +1,5 @@
 import Foundation
+import GestureClient
 import GestureConfig
 import GestureCore
 import GestureTools
@@ -302,7 +303,7 @@ func monotonicSeconds() -> Double {
 @Suite("gesturectl lisgd: commands")
 struct LisgdCommandTests {
     /// Waits up to 5 s for every started command to finish and be reaped.
-    func drain(_ c: DetachedCommands) {
+    func drain(_ c: ActionRunner) {
         for _ in 0..<500 where !c.running.isEmpty {
             c.reap()
             usleep(10_000)
@@ -321,11 +322,13 @@ struct LisgdCommandTests {
         pthread_sigmask(SIG_BLOCK, &mask, &old)
         defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
         var said: [String] = []
-        let c = DetachedCommands(say: { said.append($0) }, verbose: true)
+        let c = ActionRunner(maxRunning: LisgdRunner.maxRunning, newSession: false, reportsExits: true) { said.append($0) }
         let before = monotonicSeconds()
-        c.start("sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask")
-        c.start("sleep 0.5; echo one, two > \(dir)/commas")
-        c.start("sleep 0.5; exit 3")
+        for (i, command) in ["sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask",
+                             "sleep 0.5; echo one, two > \(dir)/commas",
+                             "sleep 0.5; ps -o sid= -p $$ > \(dir)/session; exit 3"].enumerated() {
+            c.run([.init(exec: command, label: "binding \(i + 1)")], eventLine: nil, environment: [], event: "b")
+        }
         #expect(monotonicSeconds() - before < 0.4, "started without waiting")
         #expect(c.running.count == 3)
         drain(c)
@@ -334,15 +337,18 @@ struct LisgdCommandTests {
         #expect(blocked.trimmingCharacters(in: .whitespacesAndNewlines) == "SigBlk:\t0000000000000000")
         #expect(try String(contentsOfFile: dir + "/commas", encoding: .utf8) == "one, two\n")
         #expect(said.contains { $0.hasSuffix("exited with status 3") })
+        // In our session, as lisgd's system() runs it.
+        let session = try String(contentsOfFile: dir + "/session", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(session == String(getsid(0)))
     }
 
     @Test func atTheLimitACommandIsNotStartedAndThatIsSaid() {
         var said: [String] = []
-        let c = DetachedCommands(limit: 1, say: { said.append($0) }, verbose: false)
-        c.start("sleep 1")
-        c.start("true")
+        let c = ActionRunner(maxRunning: 1, newSession: false, reportsExits: false) { said.append($0) }
+        c.run([.init(exec: "sleep 1", label: "binding 1")], eventLine: nil, environment: [], event: "b01")
+        c.run([.init(exec: "true", label: "binding 2")], eventLine: nil, environment: [], event: "b02")
         #expect(c.running.count == 1)
-        #expect(said == ["1 commands still running; not starting: true"])
+        #expect(said == ["gesturectl: b02: not running binding 2: 1 commands still running (max_running = 1)"])
         drain(c)
     }
 }

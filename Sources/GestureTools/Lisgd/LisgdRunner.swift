@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureCore
+import GestureClient
 import GestureDaemon
 import Glibc
 import LinuxInput
@@ -17,10 +18,13 @@ public final class LisgdRunner {
     private let loop: EventLoop
     private let timer: DeadlineTimer
     private let signals: SignalReceiver
-    private let commands: DetachedCommands
+    private let commands: ActionRunner
     private let verbose: Bool
     private let say: (String) -> Void
     private var exitStatus: Int32 = 0
+    /// Commands running at once, at most; past it a binding's command is not
+    /// started and that is said.
+    public static let maxRunning = 64
 
     final class Sink: RawEventSink {
         let pipeline: DevicePipeline
@@ -50,7 +54,9 @@ public final class LisgdRunner {
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         loop = try EventLoop()
         timer = try DeadlineTimer()
-        commands = DetachedCommands(say: say, verbose: verbose)
+        // As lisgd's system() runs them: in our session, with our stdin, and
+        // nothing said of how they ended unless asked (-v).
+        commands = ActionRunner(maxRunning: LisgdRunner.maxRunning, newSession: false, reportsExits: verbose, warn: say)
     }
 
     /// Runs until a signal ends it (0) or the device goes away (1).
@@ -100,70 +106,9 @@ public final class LisgdRunner {
             if verbose, e.state != .failed, translation.route(named: e.name) != nil { say("event: \(e.json)") }
             guard let b = translation.binding(for: e) else { return }
             if verbose { say("binding \(b.number) '\(b.text)': execute \(b.command)") }
-            commands.start(b.command)
+            commands.run([.init(exec: b.command, label: "binding \(b.number)")], eventLine: nil, environment: [], event: e.name)
         }
         do { try timer.arm(at: pipeline.nextDeadline) } catch { say("timerfd_settime: \(error)") }
-    }
-}
-
-/// Starts `/bin/sh -c COMMAND` without waiting: stdin, stdout and stderr are
-/// ours, signals are unblocked and at their defaults in the child, and finished
-/// children are reaped on SIGCHLD. At most `limit` run at once; past that a
-/// command is not started and that is said.
-public final class DetachedCommands {
-    public private(set) var running: Set<pid_t> = []
-    public let limit: Int
-    private let say: (String) -> Void
-    private let verbose: Bool
-
-    public init(limit: Int = 64, say: @escaping (String) -> Void, verbose: Bool) {
-        self.limit = limit; self.say = say; self.verbose = verbose
-    }
-
-    public func start(_ command: String) {
-        reap()
-        guard running.count < limit else {
-            say("\(running.count) commands still running; not starting: \(command)")
-            return
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let argv = ["sh", "-c", command]
-        var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
-        pointers.append(nil)
-        defer { for p in pointers { free(p) } }
-        let r = posix_spawn(&pid, "/bin/sh", nil, &attributes, pointers, environ)
-        guard r == 0 else {
-            say("cannot start /bin/sh: \(String(cString: strerror(r))): \(command)")
-            return
-        }
-        running.insert(pid)
-    }
-
-    /// Collects every finished command (its own children only: waiting for any
-    /// child would take another part's, such as a Foundation `Process`).
-    public func reap() {
-        for pid in running {
-            var status: Int32 = 0
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == 0 || (r < 0 && errno == EINTR) { continue }
-            running.remove(pid)
-            guard r == pid else { continue }
-            if verbose && status != 0 {
-                let signalled = status & 0x7f != 0
-                say("command \(pid) \(signalled ? "killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)")")
-            }
-        }
     }
 }
 
