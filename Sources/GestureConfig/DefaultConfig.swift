@@ -122,7 +122,7 @@ directions = ["left", "right", "up", "down"]   # also up_left, up_right, down_le
                             # down_right: with one of those, the nearest of eight is taken
 min_distance_mm = 15.0      # net travel
 min_length = 0.0            # net travel as a share of the screen along it (0.33, 0.66: lisgd's M, L)
-min_speed_mm_s = 80.0       # average speed from touch to lift, and over the last 80 ms
+min_speed_mm_s = 80.0       # average speed from touch to lift (a quarter of it over the last 80 ms)
 min_straightness = 0.75     # net travel / path length
 max_duration_ms = 0         # 0: no limit
 max_angle_deg = 30.0        # how far off the direction's axis the travel may be

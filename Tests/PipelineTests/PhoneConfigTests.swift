@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureCore
+import GestureTools
 import Testing
 
 /// The phone keys: edges, diagonals, screen-relative lengths, sliders.
@@ -166,5 +167,58 @@ struct PhoneExampleTests {
         let p = try Phone()
         p.stroke(line(Point(x: 1.5, y: 40), Point(x: 2, y: 73), frames: 30))   // 33 mm down: 6 steps of 5.5 mm
         #expect(p.events.compactMap(\.step) == [1, 1, 1, 1, 1, 1])
+    }
+}
+
+/// The generated phone strokes (Tests/fixtures/phone, eased in and out, bowed,
+/// with jitter: the strokes the lisgd comparison plays) through
+/// config/examples/phone.toml: each labelled stroke is the gesture of the phone
+/// set that stands for its Sxmo binding, and the strokes no binding takes are
+/// nothing.
+@Suite("phone strokes through config/examples/phone.toml")
+struct PhoneStrokeTests {
+    /// Sxmo's binding label → the phone set's recognizer (and slider steps).
+    static let expected: [String: String] = [
+        "bottomrightcorner": "corner_bottom_right", "bottomleftcorner": "corner_bottom_left",
+        "topleftcorner": "corner_top_left", "toprightcorner": "corner_top_right",
+        "upbottomedge": "from_bottom", "downtopedge": "from_top", "rightleftedge": "from_left", "leftrightedge": "from_right",
+        "rightbottomedge": "along_bottom", "leftbottomedge": "along_bottom",
+        "upleftedge": "left_slider", "downleftedge": "left_slider", "uprightedge": "right_slider", "downrightedge": "right_slider",
+        "righttopedge": "top_slider", "lefttopedge": "top_slider",
+        "downbottomedge": "swipe", "uptopedge": "swipe", "rightrightedge_short": "swipe", "leftrightedge_short": "swipe",
+        "longoneleft": "long_swipe", "longoneright": "long_swipe", "longoneup": "long_swipe", "longonedown": "long_swipe",
+        "mediumoneleft": "swipe", "mediumoneright": "swipe", "mediumoneup": "swipe", "mediumonedown": "swipe",
+        "oneleft": "swipe", "oneright": "swipe", "oneup": "swipe", "onedown": "swipe",
+        "upleft": "swipe", "downleft": "swipe", "upright": "swipe", "downright": "swipe",
+        "twodowntopedge": "two_from_top", "twodownbottomedge": "two_finger_swipe",
+        "twoleft": "two_finger_swipe", "tworight": "two_finger_swipe", "twoup": "two_finger_swipe", "twodown": "two_finger_swipe",
+        "threeleft": "three_finger_swipe", "threeup": "three_finger_swipe",
+    ]
+
+    @Test func eachStrokeIsItsGesture() throws {
+        let text = try String(contentsOfFile: repoRoot + "/config/examples/phone.toml", encoding: .utf8)
+        let config = try ConfigLoader.load(text: text, file: "phone.toml")
+        let dir = fixturesDir + "/phone"
+        let events = try Replay.run(recording: dir + "/strokes.events", descPath: dir + "/strokes.desc", configuration: config)
+        let rows = try String(contentsOfFile: dir + "/strokes.strokes.tsv", encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        var wrong: [String] = []
+        for row in rows {
+            // Times in the table count from the recording's first event, at 1 s.
+            let start = Double(row[1])! + 1, end = Double(row[2])! + 1
+            let label = row[3], what = row[5]
+            let mine = events.filter { $0.time.seconds >= start - 0.01 && $0.time.seconds <= end + 1.0
+                && ($0.state == .recognized || $0.state == .began) }
+            let names = mine.map(\.name)
+            // "oneright" along the bottom edge, short: the phone set's swipes in the middle want no edge.
+            let want: [String] = what.contains("along the bottom edge, right, short") ? [] : Self.expected[label].map { [$0] } ?? []
+            if names != want { wrong.append("\(row[0]) \(what): \(names), expected \(want)") }
+            if let steps = Int(row[4]), steps > 0 {
+                let slid = events.filter { $0.time.seconds >= start - 0.01 && $0.time.seconds <= end + 0.05 && $0.step != nil }
+                if abs(slid.count - steps) > 1 { wrong.append("\(row[0]) \(what): \(slid.count) steps, expected \(steps) ± 1") }
+            }
+        }
+        #expect(rows.count == 49)
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
     }
 }

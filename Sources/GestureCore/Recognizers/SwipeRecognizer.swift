@@ -2,8 +2,9 @@
 /// lifting. Discrete, decided at lift, by speed and straightness rather than by a
 /// fixed duration: the centroid must have travelled at least `minDistanceMM` and
 /// `minLength` of the screen's extent along the motion, at `minSpeedMMPerS` on
-/// average and still at that speed over the last 80 ms before the lift (a finger
-/// that stopped before lifting placed something, it did not swipe), with a path
+/// average and still at a quarter of it over the last 80 ms before the lift (a
+/// finger easing out still moves; one that stopped before lifting placed
+/// something, it did not swipe), with a path
 /// at most 1 / `minStraightness` times the straight line, within
 /// `maxAngleDegrees` of one of the allowed directions. With a diagonal among the
 /// directions, the nearest of all eight is taken; else the nearest of the four.
@@ -90,6 +91,10 @@ public final class SwipeRecognizer: Recognizer {
     private var path = 0.0
     private var lastTranslation = Point.zero
 
+    /// Below this share of `minSpeedMMPerS` over the last 80 ms, the finger
+    /// stopped before lifting (a swipe easing out slows to about half).
+    static let stoppedFraction = 0.25
+
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
     public func reset() {
@@ -140,8 +145,10 @@ public final class SwipeRecognizer: Recognizer {
         if distance < p.minDistanceMM { return fail(.tooShort(distance, min: p.minDistanceMM)) }
         let speed = distance / max((frame.time - since).seconds, 0.001)
         if speed < p.minSpeedMMPerS { return fail(.tooSlow(speed, min: p.minSpeedMMPerS)) }
+        // A finger easing out still moves; one that stopped has all but halted.
         let endSpeed = velocity.mmPerSecond.length
-        if endSpeed < p.minSpeedMMPerS { return fail(.stoppedBeforeLift(endSpeed, min: p.minSpeedMMPerS)) }
+        let stopped = p.minSpeedMMPerS * Self.stoppedFraction
+        if endSpeed < stopped { return fail(.stoppedBeforeLift(endSpeed, min: stopped)) }
         let straightness = path > 0 ? distance / path : 1
         if straightness < p.minStraightness { return fail(.notStraight(straightness, min: p.minStraightness)) }
         // Nearest direction, and how far off it the travel is.
