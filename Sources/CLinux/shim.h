@@ -14,3 +14,9 @@
 static inline int gestured_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL);
 }
+
+/* Sets the process's name as `ps`, `pgrep` and `pkill` match it (PR_SET_NAME,
+ * at most 15 bytes). */
+static inline int gestured_set_process_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}

@@ -41,6 +41,12 @@ struct LisgdCommand: ParsableCommand {
             print(Self.help)
             return
         }
+        if options.descPath != nil && options.replayPath == nil && !options.printConfig {
+            throw CleanExit.message("gesturectl lisgd: --desc only describes the device for --replay or --print-config; without them there is nothing to read", code: 1)
+        }
+        // Named lisgd, as scripts that stop it know it (Sxmo's lock scripts run
+        // `pkill -9 lisgd`; pgrep and pkill match this name).
+        _ = gestured_set_process_name("lisgd")
         // As lisgd: stopped along with the hook (or shell) that started it.
         let parent = getppid()
         _ = gestured_set_parent_death_signal(SIGTERM)

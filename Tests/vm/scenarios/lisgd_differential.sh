@@ -139,6 +139,8 @@ done
 vm_assert_eq "gesturectl lisgd has no child left (commands reaped)" "" "$(cat "/proc/$gctl_pid/task/$gctl_pid/children" 2>/dev/null | tr -d ' ')"
 vm_assert "gesturectl lisgd is still running" test -d "/proc/$gctl_pid"
 vm_assert "gesturectl lisgd (own extent) is still running" test -d "/proc/$ext_pid"
+# Scripts that stop lisgd by name (Sxmo's lock scripts: pkill -9 lisgd) find it.
+vm_assert_eq "gesturectl lisgd is named lisgd for pgrep and pkill" "lisgd" "$(cat "/proc/$gctl_pid/comm")"
 kill -TERM "$gctl_pid" "$ext_pid"
 wait "$gctl_pid"; rc=$?
 wait "$ext_pid"
