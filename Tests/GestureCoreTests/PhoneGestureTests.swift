@@ -3,7 +3,7 @@ import Testing
 
 // The test panel is 200 × 100 mm (Harness.swift), 12 ms between frames unless said.
 
-private func swipe(_ name: String = "s", edge: Edge? = nil, at: EdgeFilter.At = .start, marginMM: Double = 4.5,
+func swipe(_ name: String = "s", edge: Edge? = nil, at: EdgeFilter.At = .start, marginMM: Double = 4.5,
                    range: ClosedRange<Double>? = nil, _ configure: (inout SwipeRecognizer.Parameters) -> Void = { _ in })
     -> RecognizerConfig {
     var p = SwipeRecognizer.Parameters()
@@ -28,7 +28,7 @@ private func slider(_ name: String = "slider", edge: Edge? = .left, stepMM: Doub
 
 
 /// `count` frames from `a` moving at `speed` mm/s in direction `d` (unit), 8 ms apart (a 120 Hz panel).
-private func fling(from a: Point, direction d: Point, speed: Double, frames: Int = 12) -> [Point] {
+func fling(from a: Point, direction d: Point, speed: Double, frames: Int = 12) -> [Point] {
     (0...frames).map { i in a + d * (speed * 0.008 * Double(i)) }
 }
 
@@ -310,5 +310,59 @@ struct SliderTests {
         let s = Scenario(slider(edge: .bottom, axis: .x))
         s.stroke(line(mm(100, 98), mm(88, 98), count: 12), frameMS: 8)
         #expect(s.events.compactMap(\.step) == [-1, -1])
+    }
+}
+
+@Suite("edges: what tracing a fast start back must not do")
+struct EdgeTraceBackTests {
+    @Test func theRangeIsJudgedWhereTheFingerLandedNotWhereItWasTracedBackTo() {
+        // The lower 70 % of the left edge; landing at 33 % and sliding down fast:
+        // traced back, the start would lie above 30 %.
+        var r = RecognizerConfig(name: "slider", parameters: .pan({ var p = PanRecognizer.Parameters(); p.stepMM = 5; return p }()))
+        r.filter.edge = EdgeFilter(edge: .left, range: 0.3...1.0)
+        let s = Scenario(r)
+        s.stroke(fling(from: mm(2, 33), direction: mm(0, 1), speed: 500, frames: 8), frameMS: 8)
+        #expect(s.log.first == "slider began")
+        #expect(s.first("slider", .failed) == nil)
+    }
+
+    @Test func aFingerLandingAtTheEdgeStartsThereWhateverItsFirstMotion() {
+        // Lands 3.8 mm in and creeps 1.2 mm towards the edge in 10 ms.
+        var tap = RecognizerConfig(name: "t", parameters: tapConfig())
+        tap.filter.edge = EdgeFilter(edge: .left)
+        let s = Scenario(tap)
+        s.down(0, at: mm(3.8, 50)); s.sync()
+        s.move(0, to: mm(2.6, 50)); s.sync(after: 10)
+        s.up(0); s.sync(after: 40)
+        #expect(s.log == ["t recognized"])
+    }
+
+    @Test func reportsMicrosecondsApartAreNoFastStart() {
+        // 1 mm of jitter 0.2 ms after landing, 7 mm in, then a slow drag inwards (25 mm/s).
+        let s = Scenario(swipe(edge: .left) { $0.minSpeedMMPerS = 0 })
+        s.down(0, at: mm(7, 50)); s.sync()
+        s.move(0, to: mm(8, 50)); s.sync(after: 0.2)
+        for i in 1...40 { s.move(0, to: mm(8 + Double(i) * 0.5, 50)); s.sync(after: 20) }
+        s.up(0); s.sync(after: 20)
+        #expect(s.log == ["s failed"])
+    }
+}
+
+@Suite("a multi-tap that sits a sequence out")
+struct MultiTapSitsOutTests {
+    @Test func aTapWaitingForADoubleTapAtTheEdgeIsNotHeldByIt() {
+        // double_tap takes only touches at the top edge; tap waits for it to fail.
+        var double = RecognizerConfig(name: "double_tap", parameters: tapConfig(taps: 2))
+        double.filter.edge = EdgeFilter(edge: .top)
+        let tap = recognizer("tap", tapConfig(), requires: ["double_tap"])
+        let s = Scenario(double, tap)
+        s.tap(at: mm(100, 2))        // at the top: double_tap starts counting
+        s.advance(ms: 100)
+        s.tap(at: mm(100, 50))       // in the middle, inside the window: double_tap sits it out
+        s.advance(ms: 1000)
+        let taps = s.events.filter { $0.name == "tap" && $0.state == .recognized }
+        #expect(taps.count == 2)
+        // Each reported once double_tap's window closed, not at some later touch.
+        #expect(taps.allSatisfy { $0.time.seconds < 1.7 }, "\(taps.map(\.time))")
     }
 }

@@ -352,3 +352,37 @@ struct LisgdCommandTests {
         drain(c)
     }
 }
+
+@Suite("gesturectl lisgd: outside input the translation must carry")
+struct LisgdTranslationInputTests {
+    func translate(_ args: [String]) throws -> (LisgdTranslation, Configuration) {
+        let o = try LisgdOptions.parse(args)
+        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
+        return (t, try t.configuration())
+    }
+
+    @Test func aLineBreakInACommandStaysInsideItsCommentAndString() throws {
+        let (t, c) = try translate(["-w", "720", "-h", "1440", "-g", "1,LR,*,*,R,notify-send a\nnotify-send b"])
+        #expect(c.recognizers.count == 1)
+        #expect(!t.gesturedTOML.contains("\nnotify-send b"), "the command is not read as TOML")
+        let actions = try ActionsLoader.load(text: t.actionsTOML, file: "actions.toml")
+        #expect(actions.actions.first?.exec == "notify-send a\nnotify-send b")
+    }
+
+    @Test func edgesWiderThanGesturedTakesAreCappedWithANote() throws {
+        let (t, c) = try translate(["-w", "720", "-h", "1440", "-s", "30", "-g", "1,LR,L,*,true"])
+        #expect(c.recognizers.first?.filter.edge?.marginMM == 100)
+        #expect(t.notes.contains { $0.hasPrefix("-s 30.00: edges of") })
+    }
+
+    @Test func aPressedDiagonalKeepsSlidersOutOfTheCorners() throws {
+        let (_, c) = try translate(["-w", "720", "-h", "1440", "-g", "1,DLUR,BL,*,P,corner", "-g", "1,DU,L,*,P,up"])
+        let slider = try #require(c.recognizers.first { $0.name.hasPrefix("slider") })
+        #expect(slider.filter.edge?.range != nil)
+    }
+
+    @Test func aPressedStepAboveTheSwipeLengthIsNoted() throws {
+        let (t, _) = try translate(["-w", "720", "-h", "1440", "-T", "300", "-t", "125", "-g", "1,DU,L,*,P,up"])
+        #expect(t.notes.contains { $0.hasPrefix("-T 300 is above -t 125") })
+    }
+}

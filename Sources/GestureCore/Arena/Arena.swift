@@ -555,7 +555,10 @@ public final class Arena {
 
     private func fail(_ i: Int, _ reason: Reason, at time: EventTime, into events: inout [GestureEvent]) {
         members[i].status = .done(.failed)
-        members[i].failedThrough = max(members[i].failedThrough, members[i].sequence)
+        // Failed for every sequence up to the current one: a multi-tap still
+        // deciding about an earlier sequence sat out those since (its filter or
+        // profile did not take them), so it stands in the way of none of them.
+        members[i].failedThrough = sequence
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
         // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
@@ -572,15 +575,14 @@ public final class Arena {
     /// Why member `i`'s sequence is not at the edge it wants, if it is not.
     private func edgeMiss(_ i: Int) -> EdgeMiss? {
         guard let edge = members[i].filter.edge, firstFinger.id != nil else { return nil }
-        return edge.judge(start: firstFinger.start(for: edge), end: firstFinger.current, in: area)
+        return firstFinger.judge(edge, in: area)
     }
 
     /// The first finger's first motion is known: those that want to start at an
     /// edge and did not fail now, freeing those that wait for them.
     private func judgeStarts(at time: EventTime, into events: inout [GestureEvent]) {
         for i in members.indices where members[i].phase == .possible && members[i].sequence == sequence {
-            guard let edge = members[i].filter.edge, edge.at == .start,
-                  let miss = edge.judge(start: firstFinger.start(for: edge), end: firstFinger.current, in: area)
+            guard let edge = members[i].filter.edge, edge.at == .start, let miss = firstFinger.judge(edge, in: area)
             else { continue }
             fail(i, .edge(miss), at: time, into: &events)
         }

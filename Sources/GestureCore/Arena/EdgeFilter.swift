@@ -59,6 +59,9 @@ public struct EdgeFilter: Sendable, Equatable {
     /// this long after it.
     static let firstMotionMM = 1.0
     static let firstMotionWindow = Millis(30)
+    /// Nor sooner than this after it: a millimetre of touch-down jitter in the
+    /// next report, microseconds later, is no speed.
+    static let firstMotionMinimum = Millis(8)
 
     public init(edge: Edge, marginMM: Double = EdgeFilter.defaultMarginMM, range: ClosedRange<Double>? = nil,
                 at: At = .start) {
@@ -97,28 +100,38 @@ public struct EdgeFilter: Sendable, Equatable {
         return true
     }
 
-    /// Judges a sequence: where its first finger started (already traced back
-    /// for a fast start), and where it is now (for `start_or_end`).
-    func judge(start: Point, end: Point, in area: Point) -> EdgeMiss? {
-        let s = sides(of: start, in: area)
-        var h = s.horizontal, v = s.vertical
-        var judged = start
+    /// Judges a sequence on its first finger: where it landed, where its start
+    /// traced back along its first motion lies (once that is known), and where
+    /// it is now (for `start_or_end`). Each side, horizontal and vertical, is
+    /// the landing's if it landed at one, else the traced start's: tracing back
+    /// only ever brings a start nearer an edge. The part of the edge that
+    /// counts (`edge_range`) is judged where the finger landed, or where it
+    /// is now when the end decided.
+    func judge(landing: Point, traced: Point?, end: Point, in area: Point) -> EdgeMiss? {
+        let l = sides(of: landing, in: area)
+        let t = traced.map { sides(of: $0, in: area) }
+        var h = l.horizontal ?? t?.horizontal, v = l.vertical ?? t?.vertical
+        let startH = h, startV = v
+        var judged = landing
         if at == .startOrEnd {
             let e = sides(of: end, in: area)
             if h == nil { h = e.horizontal }
             if v == nil { v = e.vertical }
             let want = edge.sides
             // The point that made the wanted side, for the range.
-            if (want.horizontal != nil && s.horizontal != want.horizontal)
-                || (want.vertical != nil && s.vertical != want.vertical) { judged = end }
+            if (want.horizontal != nil && startH != want.horizontal)
+                || (want.vertical != nil && startV != want.vertical) { judged = end }
         }
         if edge == .none {
             if h != nil || v != nil { return .atAnEdge }
             return nil
         }
         let want = edge.sides
-        if let wh = want.horizontal, h != wh { return .tooFar(edge, distanceMM: distance(start, edge, area), maxMM: marginMM) }
-        if let wv = want.vertical, v != wv { return .tooFar(edge, distanceMM: distance(start, edge, area), maxMM: marginMM) }
+        if (want.horizontal.map { h != $0 } ?? false) || (want.vertical.map { v != $0 } ?? false) {
+            var d = distance(landing, edge, area)
+            if let traced { d = min(d, distance(traced, edge, area)) }
+            return .tooFar(edge, distanceMM: d, maxMM: marginMM)
+        }
         if !inRange(judged, area) { return .outsideRange(edge) }
         return nil
     }
@@ -135,7 +148,7 @@ public struct EdgeFilter: Sendable, Equatable {
     /// The start traced back along the first motion (`from` at `t0` to `to` at
     /// `t1`) by `fastStartLookback`, by at most the margin.
     func tracedBack(from p0: Point, at t0: EventTime, to p1: Point, at t1: EventTime) -> Point {
-        let dt = max((t1 - t0).seconds, 0.001)
+        let dt = max((t1 - t0).seconds, EdgeFilter.firstMotionMinimum.seconds)
         let v = (p1 - p0) / dt
         var back = v * Self.fastStartLookback.seconds
         let len = back.length
@@ -180,9 +193,10 @@ struct FirstFinger {
         guard let id else { return false }
         for t in frame.touches where t.id == id {
             current = t.position
+            let elapsed = frame.time - landedAt
             if !motionKnown && frame.time > landedAt
-                && (t.position.distance(to: landing) >= EdgeFilter.firstMotionMM
-                    || frame.time - landedAt >= EdgeFilter.firstMotionWindow || t.phase.isFinal) {
+                && ((elapsed >= EdgeFilter.firstMotionMinimum && t.position.distance(to: landing) >= EdgeFilter.firstMotionMM)
+                    || elapsed >= EdgeFilter.firstMotionWindow || t.phase.isFinal) {
                 motionKnown = true
                 motion = (t.position, frame.time)
                 return true
@@ -191,9 +205,14 @@ struct FirstFinger {
         return false
     }
 
-    /// The start a filter judges: the landing, traced back along the first motion.
-    func start(for filter: EdgeFilter) -> Point {
-        guard let motion else { return landing }
+    /// The landing traced back along the first motion, once that is known.
+    func traced(for filter: EdgeFilter) -> Point? {
+        guard let motion else { return nil }
         return filter.tracedBack(from: landing, at: landedAt, to: motion.point, at: motion.at)
+    }
+
+    /// The filter's judgement of the sequence so far.
+    func judge(_ filter: EdgeFilter, in area: Point) -> EdgeMiss? {
+        filter.judge(landing: landing, traced: traced(for: filter), end: current, in: area)
     }
 }

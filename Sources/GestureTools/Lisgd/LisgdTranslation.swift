@@ -78,7 +78,14 @@ public struct LisgdTranslation: Sendable {
                 notes.append("'\(device.name)' has \(formatFixed(perMM, decimals: 1)) units per mm, far from a phone screen's 10–16 pixels per mm: lisgd's -t \(o.distanceThresholdPx), -T \(o.pressedThresholdPx) and 50-pixel edges become \(formatFixed(Double(o.distanceThresholdPx) * scale, decimals: 1)), \(formatFixed(Double(o.pressedThresholdPx) * scale, decimals: 1)) and \(formatFixed(50 * o.edgeScale * scale, decimals: 1)) mm; give -w and -h (the screen in pixels) to keep lisgd's sizes")
             }
         }
-        let edgeMM = max(0.1, 50 * o.edgeScale * scale)
+        var edgeMM = max(0.1, 50 * o.edgeScale * scale)
+        if edgeMM > 100 {
+            notes.append("-s \(formatFixed(o.edgeScale, decimals: 2)): edges of \(formatFixed(edgeMM, decimals: 1)) mm are taken as 100 mm, the most gestured allows")
+            edgeMM = 100
+        }
+        if o.pressedThresholdPx > o.distanceThresholdPx && o.bindings.contains(where: { $0.mode == .pressed }) {
+            notes.append("-T \(o.pressedThresholdPx) is above -t \(o.distanceThresholdPx): lisgd also fires a pressed binding at the lift for a stroke between the two; gestured's sliders fire only every -T pixels")
+        }
         let minDistanceMM = min(1000, max(1, Double(o.distanceThresholdPx) * scale))
         let stepMM = min(1000, max(0.5, Double(o.pressedThresholdPx) * scale))
         let durationMS = max(50, o.timeoutMS)
@@ -129,15 +136,15 @@ public struct LisgdTranslation: Sendable {
 
         var toml = """
             # gestured.toml equivalent of lisgd's bindings, from `gesturectl lisgd --print-config`:
-            #   \(shellWords(["lisgd"] + arguments))
-            # Device: '\(device.name)', \(formatFixed(geometry.sizeMM.x, decimals: 1)) × \(formatFixed(geometry.sizeMM.y, decimals: 1)) mm; \
+            #   \(commentSafe(shellWords(["lisgd"] + arguments)))
+            # Device: '\(commentSafe(device.name))', \(formatFixed(geometry.sizeMM.x, decimals: 1)) × \(formatFixed(geometry.sizeMM.y, decimals: 1)) mm; \
             a lisgd pixel is \(formatFixed(scale, decimals: 4)) mm (\(o.screenWidthPx.map { "-w \($0) -h \(o.screenHeightPx ?? 0)" } ?? "the touchscreen's \(Int(unitsX)) × \(Int(unitsY)) units stand in for the screen")).
             # -t \(o.distanceThresholdPx) px = \(formatFixed(minDistanceMM, decimals: 2)) mm, -T \(o.pressedThresholdPx) px = \(formatFixed(stepMM, decimals: 2)) mm, \
             edges 50 px × \(formatFixed(o.edgeScale, decimals: 2)) = \(formatFixed(edgeMM, decimals: 2)) mm, -r \(o.leniencyDegrees)°, -m \(o.timeoutMS) ms.
             # Listed in argument order: when several recognize in the same frame, the first listed wins.
 
             """
-        for n in notes { toml += "# note: \(n)\n" }
+        for n in notes { toml += "# note: \(commentSafe(n))\n" }
         if o.rotation != .none {
             toml += """
 
@@ -150,7 +157,7 @@ public struct LisgdTranslation: Sendable {
         }
         var actions = """
             # actions.toml for `gesturectl actions`, from `gesturectl lisgd --print-config`:
-            #   \(shellWords(["lisgd"] + arguments))
+            #   \(commentSafe(shellWords(["lisgd"] + arguments)))
             # Sliders run one command per step; $GESTURE_STEP is 1 (right or down) or -1 (left or up).
 
             """
@@ -169,7 +176,7 @@ public struct LisgdTranslation: Sendable {
         // across it, so the slider could take it; lisgd's pressed mode wants the
         // stroke within -r of the axis and leaves it to the diagonal binding.
         // With diagonal bindings, sliders do not start in a corner.
-        let diagonals = o.bindings.contains { $0.swipe.isDiagonal && !($0.mode == .pressed && $0.distance == .any) }
+        let diagonals = o.bindings.contains { $0.swipe.isDiagonal }
         let screen = DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM
         func cornerFreeRange(_ edge: LisgdEdge) -> ClosedRange<Double>? {
             guard diagonals else { return nil }
@@ -186,8 +193,8 @@ public struct LisgdTranslation: Sendable {
             switch entry {
             case .swipe(let b, let note):
                 let name = Self.name(of: b, width: width)
-                toml += "\n# -g '\(b.text)'\n"
-                if let note { toml += "# note: \(note)\n" }
+                toml += "\n# -g '\(commentSafe(b.text))'\n"
+                if let note { toml += "# note: \(commentSafe(note))\n" }
                 toml += "[recognizer.\(name)]\nkind = \"swipe\"\nfingers = \(b.fingers)\n"
                 toml += "directions = [\"\(b.swipe.direction)\"]\n"
                 if let edge = b.edge.gesturedEdge {
@@ -205,7 +212,7 @@ public struct LisgdTranslation: Sendable {
                 let s = sliders[name]!
                 toml += "\n"
                 for b in [s.minus, s.plus].compactMap({ $0 }).sorted(by: { $0.number < $1.number }) {
-                    toml += "# -g '\(b.text)'\n"
+                    toml += "# -g '\(commentSafe(b.text))'\n"
                 }
                 toml += "[recognizer.\(name)]\nkind = \"pan\"\nmin_fingers = \(s.fingers)\nmax_fingers = \(s.fingers)\n"
                 toml += "step_mm = \(formatFixed(stepMM, decimals: 2))\naxis = \"\(s.axis)\"\n"
@@ -262,3 +269,18 @@ public func shellQuoted(_ s: String) -> String {
 }
 
 func shellWords(_ words: [String]) -> String { words.map(shellQuoted).joined(separator: " ") }
+
+/// Outside text (a command, a device's name) as it may stand in a TOML comment:
+/// a line break or other control character would end the comment and be read
+/// as TOML, so each is written as `\u{…}`.
+func commentSafe(_ s: String) -> String {
+    var out = ""
+    for u in s.unicodeScalars {
+        if u.value < 0x20 || u.value == 0x7f || u.value == 0x2028 || u.value == 0x2029 {
+            out += "\\u{\(String(u.value, radix: 16))}"
+        } else {
+            out.unicodeScalars.append(u)
+        }
+    }
+    return out
+}
