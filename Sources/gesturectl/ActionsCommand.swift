@@ -25,7 +25,7 @@ struct ActionsCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
-    @Option(name: .long, help: ArgumentHelp("The actions file.", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("The actions file.", valueName: "PATH"), completion: .file(extensions: ["toml"]))
     var file: String?
 
     @Option(name: .long, help: ArgumentHelp("At most this many commands running at once (wins over the file's max_running).", valueName: "N"))
