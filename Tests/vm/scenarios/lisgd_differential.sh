@@ -198,4 +198,7 @@ vm_assert "lisgd fired something at all" test -s "$logs/lisgd.log"
 vm_assert_eq "gesturectl lisgd exits 0 on SIGTERM" 0 "$rc"
 vm_device_remove keyboard
 vm_device_remove panel
+# The guest's later scenarios (udev_uaccess) see the rules as shipped, not this copy.
+rm -f /etc/udev/rules.d/70-gestured-touchscreen.rules
+udevadm control --reload 2>/dev/null || true
 vm_finish

@@ -11,6 +11,8 @@
 . "$VM_REPO/Tests/vm/lib.sh"
 
 rules=/usr/local/lib/udev/rules.d
+# Only the copy under test: no other scenario's copy of the rule in /etc.
+rm -f /etc/udev/rules.d/70-gestured-touchscreen.rules
 rule=70-gestured-touchscreen.rules
 install -d "$rules"
 install -m 0644 "$VM_REPO/udev/$rule" "$rules/$rule"
