@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .executable(name: "gesture-run", targets: ["gesture-run"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,13 @@ let package = Package(
         .target(
             name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxSystem"],
             swiftSettings: strict),
+        // lisgd's command line, its translation and its device loop: no Foundation, so
+        // the lean gesture-run can link it as well as gesturectl.
+        .target(
+            name: "GestureLisgd",
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "LinuxInput", "LinuxSystem",
+                           "CLinux"],
+            swiftSettings: strict),
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
@@ -50,8 +58,16 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureTools", "CLinux",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureTools", "CLinux",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        // The long-running `gesturectl lisgd` and `gesturectl actions`, which gesturectl
+        // execs: no Foundation and no argument-parser, so a small binary that stays
+        // small in memory all day (docs/DESIGN.md, "gesture-run").
+        .executableTarget(
+            name: "gesture-run",
+            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "LinuxInput", "LinuxSystem",
+                           "CLinux"],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
         // -sanitize=fuzzer,address -DFUZZING; the plain build makes stand-ins that
@@ -77,7 +93,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "PipelineTests", dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureTools"],
+            name: "PipelineTests",
+            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],

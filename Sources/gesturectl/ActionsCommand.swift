@@ -40,44 +40,10 @@ struct ActionsCommand: ParsableCommand {
         }
     }
 
-    var path: String {
-        get throws {
-            if let file { return file }
-            let env = ProcessInfo.processInfo.environment
-            guard let p = ActionsFile.defaultPath(xdgConfigHome: env["XDG_CONFIG_HOME"], home: env["HOME"]) else {
-                throw CleanExit.message("gesturectl: no HOME or XDG_CONFIG_HOME to find actions.toml in; give --file PATH", code: 1)
-            }
-            return p
-        }
-    }
-
     func run() throws {
-        let path = try path
-        let bytes: [UInt8]
-        switch ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes) {
-        case .success(let b): bytes = b
-        case .failure(let f):
-            throw CleanExit.message("gesturectl: \(f)\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)", code: 1)
-        }
-        let actions: ActionsFile
-        do {
-            actions = try ActionsLoader.load(bytes: bytes, file: path)
-        } catch {
-            throw CleanExit.message(error.description, code: 1)
-        }
-        for w in actions.warnings { warn("gesturectl: \(w)") }
-        if check {
-            let n = actions.actions.count
-            print("\(path): ok: \(n == 1 ? "1 action" : "\(n) actions"), max_running \(maxRunning ?? actions.maxRunning ?? ActionsFile.defaultMaxRunning)")
-            print("subscribes with: \(actions.subscribeRequest ?? "nothing (no actions)")")
-            return
-        }
-        let service = ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socket.path,
-                                     maxRunning: maxRunning, warn: warn)
-        do {
-            try service.run()
-        } catch {
-            throw CleanExit.message(error.description, code: 1)
-        }
+        // The same code as gesture-run's, which gesturectl execs for a run without --check.
+        let arguments = ActionsArguments(file: file, maxRunning: maxRunning, socket: socket.socket, check: check)
+        let status = arguments.run(environment: ProcessInfo.processInfo.environment)
+        if status != 0 { throw ExitCode(status) }
     }
 }

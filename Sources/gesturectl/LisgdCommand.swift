@@ -4,6 +4,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureLisgd
 import GestureTools
 import Glibc
 import LinuxInput
@@ -44,13 +45,14 @@ struct LisgdCommand: ParsableCommand {
         if options.descPath != nil && options.replayPath == nil && !options.printConfig {
             throw CleanExit.message("gesturectl lisgd: --desc only describes the device for --replay or --print-config; without them there is nothing to read", code: 1)
         }
-        // Named lisgd, as scripts that stop it know it (Sxmo's lock scripts run
-        // `pkill -9 lisgd`; pgrep and pkill match this name).
-        _ = gestured_set_process_name("lisgd")
-        // As lisgd: stopped along with the hook (or shell) that started it.
-        let parent = getppid()
-        _ = gestured_set_parent_death_signal(SIGTERM)
-        if getppid() != parent { return }
+        // Named lisgd for pgrep and pkill, and stopped along with its parent, as lisgd.
+        guard LisgdLive.becomeLisgd() else { return }
+        if options.replayPath == nil && options.descPath == nil && !options.printConfig {
+            // Reading the device: the code gesture-run runs (main.swift execs it when installed).
+            let status = LisgdLive.run(options: options, arguments: args, say: say)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
 
         let device: EvdevDevice?
         let description: DeviceDescription

@@ -1,4 +1,24 @@
 import ArgumentParser
+import GestureClient
+import GestureLisgd
+
+/// `gesturectl lisgd` reading a device and `gesturectl actions` run all day: hand
+/// them to the lean gesture-run when it is installed, before anything else, so
+/// this large image (Foundation, argument-parser, the offline tools) does not stay
+/// resident. What gesture-run would not take (its own options, --help, errors)
+/// runs here as always.
+let arguments = CommandLine.arguments
+if arguments.count >= 2 {
+    let rest = Array(arguments.dropFirst(2))
+    switch arguments[1] {
+    case "lisgd" where LisgdLive.runsLean(rest):
+        GestureRun.exec(arguments)
+    case "actions":
+        if let a = try? ActionsArguments.parse(rest), !a.check, !a.help { GestureRun.exec(arguments) }
+    default:
+        break
+    }
+}
 
 struct Gesturectl: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureCore
+import GestureLisgd
 import GestureTools
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GestureClient
 import GestureConfig
 import GestureCore
+import GestureLisgd
 import GestureTools
 import Testing
 
