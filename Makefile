@@ -7,6 +7,10 @@
 # installed gestured needs only libc, libstdc++, libudev, libevdev and libmtdev,
 # and starts with about 1.8 MB less resident memory than with the shared runtime
 # (BENCHMARKS.md, "Binary and memory").
+# gesture-run goes to $(LIBEXECDIR)/gestured: the long-running `gesturectl lisgd`
+# (reading a device) and `gesturectl actions`, which gesturectl execs. It links
+# neither Foundation nor argument-parser, so those commands stay at RSS_LEAN
+# instead of gesturectl's RSS_FULL all day (docs/DESIGN.md, "gesture-run").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
 #   udevadm control --reload && udevadm trigger --subsystem-match=input   (the touchscreen rule)
@@ -16,6 +20,9 @@
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
+# gesturectl looks for gesture-run in ../libexec/gestured from its own directory:
+# keep LIBEXECDIR beside BINDIR.
+LIBEXECDIR ?= $(PREFIX)/libexec
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/local/lib/udev/rules.d as well as /usr/lib/udev/rules.d.
@@ -53,13 +60,14 @@ check:
 	$(SWIFT) test --scratch-path $(SCRATCH)
 
 check-portable: build
-	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl
+	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl $(BIN)/gesture-run
 
 install: build completions
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/gestured $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0755 $(BIN)/gesture-run $(DESTDIR)$(LIBEXECDIR)/gestured/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
 	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
@@ -83,7 +91,7 @@ install: build completions
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl $(DESTDIR)$(LIBEXECDIR)/gestured/gesture-run \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
 		$(DESTDIR)$(USERUNITDIR)/gestured-actions.service \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \

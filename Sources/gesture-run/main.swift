@@ -9,6 +9,12 @@ import LinuxSystem
 // it with its own arguments (`gesturectl lisgd -d …`), so argv[1] names the
 // command; the messages are gesturectl's. It is not meant to be run by hand.
 
+let usage = """
+    usage: gesture-run lisgd [LISGD OPTIONS]
+           gesture-run actions [--file PATH] [--max-running N] [--socket PATH] [--check]
+    gesture-run is what gesturectl runs for `gesturectl lisgd` and `gesturectl actions`; run those.
+
+    """
 let arguments = CommandLine.arguments
 let command = arguments.count >= 2 ? arguments[1] : ""
 let rest = Array(arguments.dropFirst(2))
@@ -28,12 +34,9 @@ case "actions":
     // Still named gesturectl for ps, pgrep and pkill, as before gesturectl exec'd this.
     _ = gestured_set_process_name("gesturectl")
     exit(parsed.run(environment: processEnvironment()))
+case "--help", "-h":
+    print(usage, terminator: "")
 default:
-    try? FileDescriptor.standardError.writeAll("""
-        usage: gesture-run lisgd [LISGD OPTIONS]
-               gesture-run actions [--file PATH] [--max-running N] [--socket PATH] [--check]
-        gesture-run is what gesturectl runs for `gesturectl lisgd` and `gesturectl actions`; run those.
-
-        """)
+    try? FileDescriptor.standardError.writeAll(usage)
     exit(64)
 }

@@ -292,12 +292,14 @@ vm_libinput_stop() {
 
 VM_GESTURED=$GESTURED_BIN_DIR/gestured
 VM_GESTURECTL=$GESTURED_BIN_DIR/gesturectl
+# What gesturectl execs for lisgd and actions, found beside it (swift build puts it there).
+VM_GESTURE_RUN=$GESTURED_BIN_DIR/gesture-run
 _vm_daemon_out=$VM_SCRATCH/daemon.out
 _vm_daemon_err=$VM_SCRATCH/daemon.err
 
-# vm_need_binaries — SKIP unless gestured and gesturectl are built and a config exists.
+# vm_need_binaries — SKIP unless gestured, gesturectl and gesture-run are built and a config exists.
 vm_need_binaries() {
-    for _b in "$VM_GESTURED" "$VM_GESTURECTL"; do
+    for _b in "$VM_GESTURED" "$VM_GESTURECTL" "$VM_GESTURE_RUN"; do
         [ -x "$_b" ] || vm_skip "no $_b (build it: swift build; or set GESTURED_BIN_DIR)"
     done
     [ -r "$GESTURED_CONFIG" ] || vm_skip "no config at $GESTURED_CONFIG (set GESTURED_CONFIG)"

@@ -12,6 +12,10 @@ svc_install() {
     rm -f /run/gestured/events.sock
     install -d /etc/gestured /etc/sysusers.d /usr/local/bin
     install -m 0755 "$VM_GESTURED" "$VM_GESTURECTL" /usr/local/bin/
+    # Where make install puts it: gesturectl finds it from its own directory.
+    [ -x "$VM_GESTURE_RUN" ] || vm_abort "no $VM_GESTURE_RUN beside gesturectl (swift build builds it)"
+    install -d /usr/local/libexec/gestured
+    install -m 0755 "$VM_GESTURE_RUN" /usr/local/libexec/gestured/
     sed 's|@BINDIR@|/usr/local/bin|g' "$VM_REPO/systemd/gestured.service" > /etc/systemd/system/gestured.service
     install -m 0644 "$VM_REPO/systemd/gestured.socket" /etc/systemd/system/gestured.socket
     install -m 0644 "$VM_REPO/systemd/gestured.sysusers" /etc/sysusers.d/gestured.conf

@@ -124,6 +124,8 @@ for p in $lisgd_pid $gctl_pid $ext_pid; do
     vm_wait_until 60 vm_pid_holds "$p" "$node" || vm_abort "reader $p never opened $node: $(tail -c 400 "$VM_SCRATCH"/*.err)"
 done
 vm_assert_eq "gesturectl lisgd runs as $user" "$user" "$(stat -c %U "/proc/$gctl_pid")"
+# The same process, replaced by the lean gesture-run (no Foundation, no argument-parser).
+vm_assert_eq "gesturectl lisgd runs in gesture-run" "$(readlink -f "$VM_GESTURE_RUN")" "$(readlink "/proc/$gctl_pid/exe")"
 sleep 1
 
 # --- Play, then wait until no reader has written for 3 s.

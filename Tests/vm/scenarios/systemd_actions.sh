@@ -121,6 +121,8 @@ journal_has() { journal 2>/dev/null | grep -q "$1"; }
 vm_note "gesturectl actions: $mode, pid $main"
 vm_wait_until 30 sh -c "gesturectl status | grep -q 'subscribers: 1'" || vm_abort "actions did not subscribe: $(gesturectl status | tail -3); $(journal | tail -5)"
 vm_assert_eq "gesturectl actions runs as $user" "$uid" "$(awk '/^Uid:/ {print $2}' "/proc/$main/status" 2>/dev/null)"
+vm_assert_eq "gesturectl actions runs in gesture-run from libexec" /usr/local/libexec/gestured/gesture-run "$(readlink "/proc/$main/exe")"
+vm_assert_eq "gesturectl actions is still named gesturectl" gesturectl "$(cat "/proc/$main/comm")"
 
 # Two edge swipes, 0.4 s apart: the first one's slow command must not hold up the second's.
 vm_device_play panel "$VM_SCRATCH/edge2.events"
