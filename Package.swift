@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
+        // A malloc counter for `gesturectl bench` (it replaces malloc: gesturectl only).
+        .target(name: "CAllocCounter"),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
         .target(name: "CTomlShim"),
         .target(name: "GestureCore", swiftSettings: strict),
@@ -48,7 +50,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureTools", "CLinux",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureTools", "CLinux", "CAllocCounter",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
