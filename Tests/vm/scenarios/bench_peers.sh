@@ -83,12 +83,35 @@ start_reader() {
     sleep 1
 }
 
+# stop_reader — SIGINT to the reader (gestured cancels what is in flight and
+# exits 0), SIGKILL after 10 s; then its subscribers. Waits for exactly these
+# processes: a bare `wait` would also wait for evemu-device, which holds the
+# touchscreen until the end of the scenario, and never return.
 stop_reader() {
+    read -r _s1 _s2 state _rest < "/proc/$pid/stat" 2>/dev/null || state=gone
     kill -INT "$pid" 2>/dev/null
-    _vm_wait_gone "$pid" 10 || kill -KILL "$pid" 2>/dev/null
+    if _vm_wait_gone "$pid" 10; then
+        stopped="SIGINT"
+    else
+        kill -KILL "$pid" 2>/dev/null
+        _vm_wait_gone "$pid" 5 || vm_fail "$reader (pid $pid) survived SIGKILL"
+        stopped="SIGKILL (state $state before SIGINT)"
+        vm_note "$reader did not exit within 10 s of SIGINT (state $state before it); killed"
+    fi
     for s in ${subs:-}; do kill "$s" 2>/dev/null; done
+    for s in ${subs:-}; do _vm_wait_gone "$s" 5 || kill -KILL "$s" 2>/dev/null; done
     subs=
-    wait 2>/dev/null
+}
+
+# stop_strace PID — strace detaches on SIGINT and writes its summary. A
+# tracee it leaves in a stop would ignore the SIGINT that follows: continue it.
+stop_strace() {
+    kill -INT "$1" 2>/dev/null
+    _vm_wait_gone "$1" 20 || { vm_note "strace did not detach within 20 s; killed"; kill -KILL "$1" 2>/dev/null; _vm_wait_gone "$1" 5; }
+    read -r _s1 _s2 state _rest < "/proc/$pid/stat" 2>/dev/null || state=gone
+    case "$state" in
+    t|T) vm_note "$reader was left stopped ($state) after strace; SIGCONT"; kill -CONT "$pid" 2>/dev/null ;;
+    esac
 }
 
 for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
@@ -108,13 +131,14 @@ for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
         sleep 2
         vm_device_play panel "$rec"
         sleep 3
-        kill -INT "$st"; wait "$st" 2>/dev/null
+        stop_strace "$st"
         calls=$(awk '$NF == "total" { print $4 }' "$VM_SCRATCH/$reader.strace")
         sed -n '1,25p' "$VM_SCRATCH/$reader.strace" > "$VM_RESULTS/$reader.strace"
     fi
     lines=$(wc -l < "$VM_SCRATCH/$reader.out")
     [ "$reader" = gestured-10 ] && lines="$lines; subscribers $(cat "$VM_SCRATCH"/sub*.out | wc -l)"
     stop_reader
+    vm_log "$reader stopped by $stopped"
     printf '%s\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n' "$reader" $((t2 - t1)) "$t2" "$rss" $((c2 - c1)) $((c1 - c0)) $((t1 - t0)) "${calls:--}" "$lines" >> "$out"
     vm_log "$(tail -n1 "$out")"
 done
