@@ -3,16 +3,38 @@ import GestureConfig
 import GestureCore
 import GestureDaemon
 
-/// Replays recordings through the pipeline many times and measures the hot
-/// path: decoder → arena → every event serialised as a socket line (the
-/// daemon's own encoder, `ProtocolMessages.writeEvent`, into a reused writer),
-/// per recording. Allocations are counted per frame when the caller can count
-/// them (gesturectl links a malloc counter).
+/// Replays recordings many times and measures the hot path, per recording:
+/// - the pipeline: decoder → arena → every event encoded as a socket line (the
+///   daemon's own encoder, `ProtocolMessages.writeEvent`, into a reused writer);
+/// - the daemon's turn (`DaemonTurnBench`): `DaemonCore` handed one frame per
+///   read, publishing through a real `SocketServer` to subscribers on a Unix
+///   socket.
+/// Allocations are counted per frame when the caller can count them
+/// (gesturectl links a malloc counter).
 public enum Benchmark {
+    /// Heap allocations over the counted replays, by kind of frame.
+    public struct Allocations: Sendable {
+        public var replays = 0
+        public var total: UInt64 = 0
+        public var inMovingFrames: UInt64 = 0
+        public var inSteadyFrames: UInt64 = 0
+        /// Steady frames that allocated, and the first of them: its time,
+        /// allocations, and what it emitted (for the failure message).
+        public var allocatingSteadyFrames = 0
+        public var firstAllocatingSteadyFrame: (time: EventTime, allocations: UInt64, emitted: String)?
+
+        mutating func add(_ o: Allocations) {
+            replays = o.replays; total += o.total
+            inMovingFrames += o.inMovingFrames; inSteadyFrames += o.inSteadyFrames
+            allocatingSteadyFrames += o.allocatingSteadyFrames
+            if firstAllocatingSteadyFrame == nil { firstAllocatingSteadyFrame = o.firstAllocatingSteadyFrame }
+        }
+    }
+
     /// The figures of one recording (or of all of them together).
     public struct Figures: Sendable {
         public var name: String
-        /// Per iteration.
+        /// Per replay.
         public var events = 0
         public var frames = 0
         /// Frames in which every touch moved or stayed and at least one moved:
@@ -23,19 +45,17 @@ public enum Benchmark {
         public var steadyFrames = 0
         public var gestureEvents = 0
         public var bytes = 0
-        /// All iterations: decoder and arena only, then with serialisation.
+        /// Over all timed replays: decoder and arena only; with serialisation;
+        /// the daemon's turns.
         public var secondsPipeline = 0.0
         public var secondsSerialised = 0.0
+        public var secondsDaemon = 0.0
         public var iterations = 0
-        /// Over the counted iterations; nil when allocations were not counted.
-        public var allocationIterations = 0
-        public var allocations: UInt64?
-        public var allocationsInMovingFrames: UInt64 = 0
-        public var allocationsInSteadyFrames: UInt64 = 0
-        /// Steady frames that allocated, and the first of them (for the failure message).
-        public var allocatingSteadyFrames = 0
-        /// The first steady frame that allocated: its time, allocations, and what it emitted.
-        public var firstAllocatingSteadyFrame: (time: EventTime, allocations: UInt64, emitted: String)?
+        /// Bytes each subscriber received per replay in the daemon's turns.
+        public var bytesPerSubscriber = 0
+        /// nil when allocations were not counted (or the daemon's turns not run).
+        public var allocations: Allocations?
+        public var daemonAllocations: Allocations?
 
         public init(name: String) { self.name = name }
 
@@ -43,94 +63,28 @@ public enum Benchmark {
         public var nanosecondsPerEvent: Double { per(secondsSerialised, events) }
         public var nanosecondsPerEventPipelineOnly: Double { per(secondsPipeline, events) }
         public var nanosecondsPerFrame: Double { per(secondsSerialised, frames) }
-        public var allocationsPerFrame: Double? {
-            allocations.map { Double($0) / Double(max(frames * allocationIterations, 1)) }
-        }
-        public var allocationsPerMovingFrame: Double? {
-            allocations == nil ? nil : Double(allocationsInMovingFrames) / Double(max(movingFrames * allocationIterations, 1))
-        }
-        public var allocationsPerSteadyFrame: Double? {
-            allocations == nil ? nil : Double(allocationsInSteadyFrames) / Double(max(steadyFrames * allocationIterations, 1))
+        public var nanosecondsPerEventDaemon: Double { per(secondsDaemon, events) }
+
+        public func perFrame(_ a: Allocations?) -> (all: Double, moving: Double, steady: Double)? {
+            guard let a else { return nil }
+            func ratio(_ n: UInt64, _ d: Int) -> Double { Double(n) / Double(max(d * a.replays, 1)) }
+            return (ratio(a.total, frames), ratio(a.inMovingFrames, movingFrames), ratio(a.inSteadyFrames, steadyFrames))
         }
 
         mutating func add(_ o: Figures) {
             events += o.events; frames += o.frames; movingFrames += o.movingFrames; steadyFrames += o.steadyFrames
-            gestureEvents += o.gestureEvents; bytes += o.bytes
-            secondsPipeline += o.secondsPipeline; secondsSerialised += o.secondsSerialised
-            iterations = o.iterations; allocationIterations = o.allocationIterations
-            if let a = o.allocations { allocations = (allocations ?? 0) + a }
-            allocationsInMovingFrames += o.allocationsInMovingFrames
-            allocationsInSteadyFrames += o.allocationsInSteadyFrames
-            allocatingSteadyFrames += o.allocatingSteadyFrames
-            if firstAllocatingSteadyFrame == nil { firstAllocatingSteadyFrame = o.firstAllocatingSteadyFrame }
+            gestureEvents += o.gestureEvents; bytes += o.bytes; bytesPerSubscriber += o.bytesPerSubscriber
+            secondsPipeline += o.secondsPipeline; secondsSerialised += o.secondsSerialised; secondsDaemon += o.secondsDaemon
+            iterations = o.iterations
+            if let a = o.allocations { allocations = allocations ?? Allocations(); allocations!.add(a) }
+            if let a = o.daemonAllocations { daemonAllocations = daemonAllocations ?? Allocations(); daemonAllocations!.add(a) }
         }
     }
 
     public struct Result: Sendable {
         public var recordings: [Figures]
         public var total: Figures
-    }
-
-    /// - Parameters:
-    ///   - iterations: timed replays of each recording, per pass (one pass
-    ///     without serialisation, one with).
-    ///   - allocationIterations: replays counted for allocations, after one
-    ///     replay that warms every buffer up (the steady state).
-    ///   - allocations: the calling thread's allocation count so far; nil: not counted.
-    public static func run(recordings: [String], configuration: Configuration, iterations: Int,
-                           allocationIterations: Int = 3, allocations: (() -> UInt64)? = nil) throws -> Result {
-        var players: [Player] = []
-        for path in recordings {
-            let (device, events) = try Replay.load(recording: path, descPath: nil)
-            guard let g = configuration.geometry(for: device) else {
-                throw Failure(message: "\(path): the device has no position axes")
-            }
-            let pipeline = DevicePipeline(description: device, geometry: g, configuration: configuration)
-            players.append(Player(name: (path as NSString).lastPathComponent, pipeline: pipeline, events: events))
-        }
-        var total = Figures(name: "all")
-        var results: [Figures] = []
-        var writer = JSONWriter(capacity: 1024)
-        for i in players.indices {
-            var f = Figures(name: players[i].name)
-            f.events = players[i].events.count
-            // One untimed replay first, which gives the counts per replay:
-            // buffers grow, caches warm.
-            players[i].play(writer: &writer, serialise: true, classify: true, into: &f)
-            // Timed in rounds, the two passes interleaved; the fastest round of
-            // each counts, so other work on the machine shows up less.
-            var scratch = Figures(name: f.name)
-            let rounds = min(5, iterations)
-            let perRound = max(1, iterations / rounds)
-            f.iterations = perRound * rounds
-            var best = (pipeline: Double.infinity, serialised: Double.infinity)
-            for _ in 0..<rounds {
-                var start = DispatchTime.now().uptimeNanoseconds
-                for _ in 0..<perRound { players[i].play(writer: &writer, serialise: false, into: &scratch) }
-                best.pipeline = min(best.pipeline, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                start = DispatchTime.now().uptimeNanoseconds
-                for _ in 0..<perRound { players[i].play(writer: &writer, serialise: true, into: &scratch) }
-                best.serialised = min(best.serialised, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            }
-            f.secondsPipeline = best.pipeline * Double(rounds)
-            f.secondsSerialised = best.serialised * Double(rounds)
-            if let count = allocations, allocationIterations > 0 {
-                var counted = Figures(name: f.name)
-                let before = count()
-                for _ in 0..<allocationIterations {
-                    players[i].play(writer: &writer, serialise: true, counting: count, into: &counted)
-                }
-                f.allocations = count() - before
-                f.allocationIterations = allocationIterations
-                f.allocationsInMovingFrames = counted.allocationsInMovingFrames
-                f.allocationsInSteadyFrames = counted.allocationsInSteadyFrames
-                f.allocatingSteadyFrames = counted.allocatingSteadyFrames
-                f.firstAllocatingSteadyFrame = counted.firstAllocatingSteadyFrame
-            }
-            results.append(f)
-            total.add(f)
-        }
-        return Result(recordings: results, total: total)
+        public var subscribers: Int
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -138,88 +92,200 @@ public enum Benchmark {
         public var description: String { message }
     }
 
+    /// - Parameters:
+    ///   - iterations: timed replays of each recording, per pass (the pipeline
+    ///     without serialisation, with it, and the daemon's turns).
+    ///   - allocationIterations: replays counted for allocations, after one
+    ///     replay that warms every buffer up (the steady state).
+    ///   - subscribers: clients of the daemon's turns; nil: the daemon's turns are not run.
+    ///   - allocations: the calling thread's allocation count so far; nil: not counted.
+    public static func run(recordings: [String], configuration: Configuration, iterations: Int,
+                           allocationIterations: Int = 3, subscribers: Int? = 10,
+                           allocations: (() -> UInt64)? = nil) throws -> Result {
+        var total = Figures(name: "all")
+        var results: [Figures] = []
+        var writer = JSONWriter(capacity: 1024)
+        let rounds = max(1, min(5, iterations))
+        let perRound = max(1, iterations / rounds)
+        let counting = allocationIterations > 0 ? allocations : nil
+        for path in recordings {
+            let (device, events) = try Replay.load(recording: path, descPath: nil)
+            guard let g = configuration.geometry(for: device) else {
+                throw Failure(message: "\(path): the device has no position axes")
+            }
+            var player = Player(events: events,
+                                pipeline: DevicePipeline(description: device, geometry: g, configuration: configuration))
+            var f = Figures(name: (path as NSString).lastPathComponent)
+            f.events = events.count
+            f.iterations = perRound * rounds
+            // One untimed replay first, which gives the counts per replay and
+            // each frame's kind: buffers grow, caches warm.
+            var frameKinds: [FrameKind]? = []
+            player.play(writer: &writer, serialise: true, kinds: &frameKinds, into: &f)
+            // Timed in rounds, the passes interleaved; the fastest round of
+            // each counts, so other work on the machine shows up less.
+            var scratch = Figures(name: f.name)
+            var none: [FrameKind]?
+            var best = (pipeline: Double.infinity, serialised: Double.infinity)
+            for _ in 0..<rounds {
+                var start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<perRound { player.play(writer: &writer, serialise: false, kinds: &none, into: &scratch) }
+                best.pipeline = min(best.pipeline, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<perRound { player.play(writer: &writer, serialise: true, kinds: &none, into: &scratch) }
+                best.serialised = min(best.serialised, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            f.secondsPipeline = best.pipeline * Double(rounds)
+            f.secondsSerialised = best.serialised * Double(rounds)
+            if let count = counting {
+                let counter = AllocationCounter(count: count, kinds: frameKinds ?? [], replays: allocationIterations)
+                for _ in 0..<allocationIterations {
+                    player.play(writer: &writer, serialise: true, kinds: &none, counting: counter, into: &scratch)
+                }
+                f.allocations = counter.allocations
+            }
+            if let subscribers {
+                let bench = try DaemonTurnBench(device: device, configuration: configuration, subscribers: subscribers)
+                var turns = Turns(events: events, bench: bench)
+                _ = turns.play(timed: false, counting: nil)
+                f.bytesPerSubscriber = bench.bytesPerSubscriber
+                var best = Double.infinity
+                for _ in 0..<rounds {
+                    var seconds = 0.0
+                    for _ in 0..<perRound { seconds += turns.play(timed: true, counting: nil) }
+                    best = min(best, seconds)
+                }
+                f.secondsDaemon = best * Double(rounds)
+                if let count = counting {
+                    let counter = AllocationCounter(count: count, kinds: frameKinds ?? [], replays: allocationIterations)
+                    for _ in 0..<allocationIterations { _ = turns.play(timed: false, counting: counter) }
+                    f.daemonAllocations = counter.allocations
+                }
+            }
+            results.append(f)
+            total.add(f)
+        }
+        return Result(recordings: results, total: total, subscribers: subscribers ?? 0)
+    }
+
+    /// What a frame was, from the first replay (every replay is the same).
+    struct FrameKind {
+        var moving: Bool
+        var steady: Bool
+        /// What it emitted, by name and state (for saying which frame allocated).
+        var emitted: String
+    }
+
+    /// Counts allocations frame by frame, knowing each frame's kind.
+    final class AllocationCounter {
+        let count: () -> UInt64
+        let kinds: [FrameKind]
+        var allocations = Allocations()
+        private var mark: UInt64 = 0
+
+        init(count: @escaping () -> UInt64, kinds: [FrameKind], replays: Int) {
+            self.count = count; self.kinds = kinds
+            allocations.replays = replays
+        }
+
+        /// Starts counting what follows.
+        func start() { mark = count() }
+
+        /// Frame `index` (at `time`) ended: what was allocated since the last
+        /// mark counts for it.
+        func frame(_ index: Int, at time: EventTime) {
+            let spent = take()
+            guard index < kinds.count else { return }
+            let kind = kinds[index]
+            if kind.moving { allocations.inMovingFrames += spent }
+            guard kind.steady else { return }
+            allocations.inSteadyFrames += spent
+            if spent > 0 {
+                allocations.allocatingSteadyFrames += 1
+                if allocations.firstAllocatingSteadyFrame == nil {
+                    allocations.firstAllocatingSteadyFrame = (time, spent, kind.emitted)
+                }
+            }
+        }
+
+        /// What was allocated since the last mark (also counted in the total).
+        @discardableResult
+        func take() -> UInt64 {
+            let now = count()
+            let spent = now - mark
+            allocations.total += spent
+            mark = now
+            return spent
+        }
+
+        /// Skips what was allocated since the last mark (work not being measured).
+        func skip() { mark = count() }
+    }
+
+    /// Adds `offset` to a recorded time, saturating (recordings are outside
+    /// data); returns the offset that starts the next replay 20 s after `last`.
+    static func nextOffset(after last: EventTime, first: EventTime?) -> Int64 {
+        let next = last.adding(microseconds: 20_000_000).microseconds
+        let (d, overflow) = next.subtractingReportingOverflow(first?.microseconds ?? 0)
+        return overflow ? (next < 0 ? .min : .max) : d
+    }
+
     /// One recording on its own pipeline, replayed again and again on a clock
     /// that moves on: each replay starts 20 s after the last one ended, so it
     /// is a fresh run of the same touches.
     struct Player {
-        var name: String
-        let pipeline: DevicePipeline
         let events: [RawEvent]
-        /// Added to every recorded time (saturating: recordings are outside data).
+        let pipeline: DevicePipeline
         var offset: Int64 = 0
-        /// What the current frame emitted, by name and state.
-        var emitted: [(String, GestureState)] = []
 
-        init(name: String, pipeline: DevicePipeline, events: [RawEvent]) {
-            self.name = name; self.pipeline = pipeline; self.events = events
-        }
+        init(events: [RawEvent], pipeline: DevicePipeline) { self.events = events; self.pipeline = pipeline }
 
-        /// One replay. With `classify`, frames are counted by kind into `f`
-        /// (and allocations, with `counting`); without, only timed.
-        mutating func play(writer: inout JSONWriter, serialise: Bool, classify: Bool = false,
-                           counting: (() -> UInt64)? = nil, into f: inout Figures) {
+        /// One replay. With `kinds`, each frame's kind is appended to it and
+        /// counted into `f`; with `counting`, allocations are counted per frame.
+        mutating func play(writer: inout JSONWriter, serialise: Bool, kinds: inout [FrameKind]?,
+                           counting: AllocationCounter? = nil, into f: inout Figures) {
             var lastTime = EventTime.zero
-            var frameStart = counting?() ?? 0
+            var frame = 0
+            counting?.start()
             for var e in events {
                 e.time = e.time.adding(microseconds: offset)
                 lastTime = e.time
                 pipeline.feed(e)
                 guard e.type == EV.SYN && e.code == SYN.REPORT else { continue }
                 // The frame is complete: what it emitted leaves as socket lines.
-                let frame = pipeline.decoder.lastFrame
-                guard classify || counting != nil else {
-                    drain(frameTime: frame.time, writer: &writer, serialise: serialise, into: &f)
-                    continue
-                }
-                var moved = false, moving = !frame.touches.isEmpty
-                for t in frame.touches {
-                    switch t.phase {
-                    case .moved: moved = true
-                    case .stationary: break
-                    case .began, .ended, .cancelled: moving = false
-                    }
-                }
-                moving = moving && moved
-                var steady = moving
-                for g in pipeline.events where g.state != .changed { steady = false }
-                if counting != nil {
-                    // Kept (in storage reused from frame to frame) to say what a
-                    // steady frame that allocated emitted.
-                    emitted.removeAll(keepingCapacity: true)
-                    for g in pipeline.events { emitted.append((g.name, g.state)) }
-                }
-                drain(frameTime: frame.time, writer: &writer, serialise: serialise, into: &f)
-                f.frames += 1
-                if moving { f.movingFrames += 1 }
-                if steady { f.steadyFrames += 1 }
-                if let count = counting {
-                    let now = count()
-                    let spent = now - frameStart
-                    if moving { f.allocationsInMovingFrames += spent }
-                    if steady {
-                        f.allocationsInSteadyFrames += spent
-                        if spent > 0 {
-                            f.allocatingSteadyFrames += 1
-                            if f.firstAllocatingSteadyFrame == nil {
-                                let what = emitted.isEmpty ? "nothing" : emitted.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                                f.firstAllocatingSteadyFrame = (e.time, spent, what)
-                            }
-                        }
-                    }
-                    frameStart = count()
-                }
+                let frameTime = pipeline.decoder.lastFrame.time
+                if kinds != nil { kinds!.append(kindOfLastFrame(into: &f)) }
+                drain(frameTime: frameTime, writer: &writer, serialise: serialise, into: &f)
+                counting?.frame(frame, at: e.time)
+                frame += 1
             }
             // Run the timers out, then move the clock on.
-            let end = lastTime.adding(microseconds: 10_000_000)
-            pipeline.advance(to: end)
+            pipeline.advance(to: lastTime.adding(microseconds: 10_000_000))
             drain(frameTime: pipeline.decoder.lastFrame.time, writer: &writer, serialise: serialise, into: &f)
-            let next = lastTime.adding(microseconds: 20_000_000).microseconds
-            let (d, overflow) = next.subtractingReportingOverflow(events.first?.time.microseconds ?? 0)
-            offset = overflow ? .max : d
+            counting?.take()
+            offset = Benchmark.nextOffset(after: lastTime, first: events.first?.time)
         }
 
-        private mutating func drain(frameTime: EventTime, writer: inout JSONWriter, serialise: Bool,
-                                    into f: inout Figures) {
+        private func kindOfLastFrame(into f: inout Figures) -> FrameKind {
+            let frame = pipeline.decoder.lastFrame
+            var moved = false, moving = !frame.touches.isEmpty
+            for t in frame.touches {
+                switch t.phase {
+                case .moved: moved = true
+                case .stationary: break
+                case .began, .ended, .cancelled: moving = false
+                }
+            }
+            moving = moving && moved
+            let steady = moving && pipeline.events.allSatisfy { $0.state == .changed }
+            f.frames += 1
+            if moving { f.movingFrames += 1 }
+            if steady { f.steadyFrames += 1 }
+            let emitted = pipeline.events.isEmpty ? "nothing" : pipeline.events.map { "\($0.name) \($0.state)" }.joined(separator: ", ")
+            return FrameKind(moving: moving, steady: steady, emitted: emitted)
+        }
+
+        private func drain(frameTime: EventTime, writer: inout JSONWriter, serialise: Bool, into f: inout Figures) {
             f.gestureEvents += pipeline.events.count
             guard serialise else {
                 pipeline.drain { _ in }
@@ -229,6 +295,44 @@ public enum Benchmark {
                 ProtocolMessages.writeEvent(e, frameTime: frameTime, emitted: frameTime, to: &writer)
                 f.bytes += writer.count + 1
             }
+        }
+    }
+
+    /// The same recording through the daemon's turns, one frame per turn.
+    struct Turns {
+        let events: [RawEvent]
+        let bench: DaemonTurnBench
+        var offset: Int64 = 0
+
+        /// One replay; returns the seconds spent in the daemon's turns when `timed`.
+        mutating func play(timed: Bool, counting: AllocationCounter?) -> Double {
+            var lastTime = EventTime.zero
+            var frame = 0
+            var seconds = 0.0
+            counting?.start()
+            for var e in events {
+                e.time = e.time.adding(microseconds: offset)
+                lastTime = e.time
+                bench.queue(e)
+                guard e.type == EV.SYN && e.code == SYN.REPORT else { continue }
+                if timed {
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    bench.turn(at: e.time)
+                    seconds += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+                } else {
+                    bench.turn(at: e.time)
+                }
+                counting?.frame(frame, at: e.time)
+                // The subscribers read: their work, not the daemon's.
+                bench.readSubscribers()
+                counting?.skip()
+                frame += 1
+            }
+            bench.advance(to: lastTime.adding(microseconds: 10_000_000))
+            counting?.take()
+            bench.readSubscribers()
+            offset = Benchmark.nextOffset(after: lastTime, first: events.first?.time)
+            return seconds
         }
     }
 }
