@@ -41,12 +41,12 @@ echo "peer benchmark: seed $seed, $(grep -c '^E:' .build-vm-guest/bench/tenfinge
 echo "(ticks at $(cut -d' ' -f2 "$results/chroot/bench_peers/clk_tck" 2>/dev/null || echo '?') Hz in a TCG guest; compare within this run only)"
 awk -F'\t' '
     NR == 1 { next }
-    { name[NR] = $1; play[NR] = $2; total[NR] = $3; rss[NR] = $4; cs[NR] = $5; idle[NR] = $6; idlet[NR] = $7; sc[NR] = $8; out[NR] = $9
+    { name[NR] = $1; play[NR] = $2; total[NR] = $3; rss[NR] = $4; cs[NR] = $5; idle[NR] = $6; idlet[NR] = $7; sc[NR] = $8; out[NR] = $9; sys[NR] = $10
       if ($1 == "lisgd") { lplay = $2; lrss = $4 } }
     END {
-        printf "%-16s %10s %11s %12s %9s %10s %12s %14s %12s  %s\n", "reader", "CPU ticks", "vs lisgd", "peak RSS MB", "vs lisgd", "ctx sw", "idle 10 s", "idle ticks", "syscalls", "lines out"
+        printf "%-16s %10s %10s %11s %12s %9s %10s %12s %14s %12s  %s\n", "reader", "CPU ticks", "of it sys", "vs lisgd", "peak RSS MB", "vs lisgd", "ctx sw", "idle 10 s", "idle ticks", "syscalls", "lines out"
         for (i = 2; i <= NR; i++)
-            printf "%-16s %10d %11s %12.1f %9s %10d %12d %14d %12s  %s\n", name[i], play[i],
+            printf "%-16s %10d %10s %11s %12.1f %9s %10d %12d %14d %12s  %s\n", name[i], play[i], (sys[i] == "" ? "-" : sys[i]),
                 (lplay > 0 ? sprintf("%.2fx", play[i] / lplay) : "-"), rss[i] / 1024,
                 (lrss > 0 ? sprintf("%.2fx", rss[i] / lrss) : "-"), cs[i], idle[i], idlet[i], sc[i], out[i]
     }' "$tsv"

@@ -3,8 +3,8 @@
 # uinput touchscreen, the same played recording read in turn by
 #   gestured with no clients (socket only, no stdout), gestured with 10 subscribers,
 #   gestured --stdout, lisgd, and libinput debug-events,
-# each measured from /proc: CPU ticks while the recording plays (and in all, start-up
-# included), peak RSS (VmHWM), context switches (wakeups) while playing and over 10 s
+# each measured from /proc: CPU ticks while the recording plays (user + system, and
+# the system share; and in all, start-up included), peak RSS (VmHWM), context switches (wakeups) while playing and over 10 s
 # idle, and, in a second pass under strace -c, the system calls while playing.
 # With 10 subscribers, one of them (Tests/vm/tools/latency_probe.py) writes the
 # latency of each discrete gesture: kernel time of the deciding frame (or deadline)
@@ -23,7 +23,7 @@ with_strace=1
 command -v strace >/dev/null || { with_strace=; vm_note "no strace: no system call counts"; }
 hz=$(getconf CLK_TCK)
 out=$VM_RESULTS/bench.tsv
-printf 'reader\tplay_ticks\ttotal_ticks\tpeak_rss_kb\tplay_ctxsw\tidle10s_ctxsw\tidle10s_ticks\tsyscalls\tlines_out\n' > "$out"
+printf 'reader\tplay_ticks\ttotal_ticks\tpeak_rss_kb\tplay_ctxsw\tidle10s_ctxsw\tidle10s_ticks\tsyscalls\tlines_out\tplay_sys_ticks\n' > "$out"
 
 vm_device_create panel "$desc" || vm_abort "cannot create the touchscreen"
 node=$(vm_node panel)
@@ -32,6 +32,7 @@ sock=$VM_SCRATCH/events.sock
 # ticks PID — utime + stime (fields 14 and 15 of /proc/PID/stat; the name in field 2
 # has no spaces for these programs).
 ticks() { set -- $(cat "/proc/$1/stat"); echo $(( ${14} + ${15} )); }
+sys_ticks() { set -- $(cat "/proc/$1/stat"); echo "${15}"; }
 status_field() { sed -n "s/^$2:[[:space:]]*\([0-9]*\).*/\1/p" "/proc/$1/status"; }
 ctxsw() { echo $(( $(status_field "$1" voluntary_ctxt_switches) + $(status_field "$1" nonvoluntary_ctxt_switches) )); }
 
@@ -119,10 +120,10 @@ for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
     start_reader "$reader" || continue
     t0=$(ticks "$pid"); c0=$(ctxsw "$pid")
     sleep 10
-    t1=$(ticks "$pid"); c1=$(ctxsw "$pid")
+    t1=$(ticks "$pid"); c1=$(ctxsw "$pid"); s1=$(sys_ticks "$pid")
     vm_device_play panel "$rec"
     sleep 3
-    t2=$(ticks "$pid"); c2=$(ctxsw "$pid")
+    t2=$(ticks "$pid"); c2=$(ctxsw "$pid"); s2=$(sys_ticks "$pid")
     rss=$(status_field "$pid" VmHWM)
     calls=-
     if [ -n "$with_strace" ]; then
@@ -139,7 +140,7 @@ for reader in gestured-0 gestured-10 gestured-stdout lisgd libinput; do
     [ "$reader" = gestured-10 ] && lines="$lines; subscribers $(cat "$VM_SCRATCH"/sub*.out | wc -l)"
     stop_reader
     vm_log "$reader stopped by $stopped"
-    printf '%s\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n' "$reader" $((t2 - t1)) "$t2" "$rss" $((c2 - c1)) $((c1 - c0)) $((t1 - t0)) "${calls:--}" "$lines" >> "$out"
+    printf '%s\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%d\n' "$reader" $((t2 - t1)) "$t2" "$rss" $((c2 - c1)) $((c1 - c0)) $((t1 - t0)) "${calls:--}" "$lines" $((s2 - s1)) >> "$out"
     vm_log "$(tail -n1 "$out")"
 done
 echo "CLK_TCK $hz" > "$VM_RESULTS/clk_tck"
