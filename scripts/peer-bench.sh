@@ -1,8 +1,9 @@
 #!/bin/sh
 # Peer benchmark on a real kernel: gestured (no clients; 10 subscribers; --stdout)
-# beside lisgd and `libinput debug-events`, reading the same uinput touchscreen
-# while the same seeded ten-finger recording plays, in one qemu guest. Prints CPU
-# ticks, peak RSS, context switches (wakeups) and system calls side by side.
+# beside lisgd and `libinput debug-events`, all reading the same uinput touchscreen
+# at once while a seeded ten-finger recording plays, in one qemu guest (so all of
+# them run under the same load). Prints CPU ticks, peak RSS, context switches
+# (wakeups) and system calls side by side.
 #
 # Usage: scripts/peer-bench.sh [--seed N] [--events N]
 #   GESTURED_BIN_DIR=DIR  use these binaries instead of a fresh release build
@@ -26,8 +27,9 @@ for p in lisgd strace; do
     }
 done
 if [ -z "${GESTURED_BIN_DIR:-}" ]; then
-    swift build -c release >&2
-    GESTURED_BIN_DIR=$(pwd)/.build/release
+    # As `make` builds them: static Swift runtime.
+    swift build -c release --static-swift-stdlib >&2
+    GESTURED_BIN_DIR=$(swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 export GESTURED_BIN_DIR
 mkdir -p .build-vm-guest/bench
