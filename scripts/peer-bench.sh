@@ -7,6 +7,7 @@
 #
 # Usage: scripts/peer-bench.sh [--seed N] [--events N]
 #   GESTURED_BIN_DIR=DIR  use these binaries instead of a fresh release build
+#   BENCH_ROUNDS=N        measured playbacks (default 3; the quietest counts)
 # Compare only within one run: the guest is emulated (TCG), so ticks are slow and
 # noisy in absolute terms; the ratios are what the budgets speak of.
 set -eu
@@ -40,7 +41,7 @@ tsv=$results/chroot/bench_peers/bench.tsv
 [ -s "$tsv" ] || { echo "no results ($tsv)" >&2; exit 1; }
 echo
 echo "peer benchmark: seed $seed, $(grep -c '^E:' .build-vm-guest/bench/tenfinger.events) kernel events, binaries $GESTURED_BIN_DIR"
-echo "(ticks at $(cut -d' ' -f2 "$results/chroot/bench_peers/clk_tck" 2>/dev/null || echo '?') Hz in a TCG guest; compare within this run only)"
+echo "(ticks at $(cut -d' ' -f2 "$results/chroot/bench_peers/clk_tck" 2>/dev/null || echo '?') Hz in a TCG guest, all readers on the same playbacks, each one's quietest of ${BENCH_ROUNDS:-3}; compare within this run only)"
 awk -F'\t' '
     NR == 1 { next }
     { name[NR] = $1; play[NR] = $2; total[NR] = $3; rss[NR] = $4; cs[NR] = $5; idle[NR] = $6; idlet[NR] = $7; sc[NR] = $8; out[NR] = $9; sys[NR] = $10
