@@ -9,15 +9,24 @@
 # (BENCHMARKS.md, "Binary and memory").
 # After installing on a live system:
 #   systemd-sysusers && systemctl daemon-reload && systemctl enable --now gestured.socket
+#   udevadm control --reload && udevadm trigger --subsystem-match=input   (the touchscreen rule)
+# and, as each user who wants their actions run (~/.config/gestured/actions.toml):
+#   systemctl --user daemon-reload && systemctl --user enable --now gestured-actions.service
 
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# udev reads /usr/local/lib/udev/rules.d as well as /usr/lib/udev/rules.d.
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/gestured
 SYSCONFDIR ?= /etc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT      ?= swift
 SCRATCH    ?= .build
 INSTALL    ?= install
@@ -25,12 +34,20 @@ SWIFTBUILDFLAGS ?= -c release --static-swift-stdlib
 
 BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
 
-.PHONY: all build check check-portable install uninstall
+.PHONY: all build completions check check-portable install uninstall
 
 all: build
 
 build:
 	$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH)
+
+# gesturectl's completions come from argument-parser; gestured's are written by
+# hand (completions/), as it parses its arguments by hand.
+completions: build
+	mkdir -p $(SCRATCH)/completions
+	$(BIN)/gesturectl --generate-completion-script bash > $(SCRATCH)/completions/gesturectl.bash
+	$(BIN)/gesturectl --generate-completion-script zsh > $(SCRATCH)/completions/_gesturectl
+	$(BIN)/gesturectl --generate-completion-script fish > $(SCRATCH)/completions/gesturectl.fish
 
 check:
 	$(SWIFT) test --scratch-path $(SCRATCH)
@@ -38,17 +55,29 @@ check:
 check-portable: build
 	scripts/check-portable.sh $(BIN)/gestured $(BIN)/gesturectl
 
-install: build
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured
+install: build completions
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/gestured \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(BIN)/gestured $(BIN)/gesturectl $(DESTDIR)$(BINDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/gestured.service
 	$(INSTALL) -m 0644 systemd/gestured.socket $(DESTDIR)$(UNITDIR)/gestured.socket
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/gestured-actions.service > $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/gestured-actions.service
+	# The seat's user may read touchscreens (gesturectl lisgd); nothing else.
+	$(INSTALL) -d $(DESTDIR)$(UDEVRULESDIR)
+	$(INSTALL) -m 0644 udev/70-gestured-touchscreen.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
 	$(INSTALL) -m 0644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	$(INSTALL) -m 0644 docs/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
-	$(INSTALL) -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 0644 config/examples/phone.toml config/examples/actions.toml $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 0644 completions/gestured.bash $(DESTDIR)$(BASHCOMPDIR)/gestured
+	$(INSTALL) -m 0644 $(SCRATCH)/completions/gesturectl.bash $(DESTDIR)$(BASHCOMPDIR)/gesturectl
+	$(INSTALL) -m 0644 completions/_gestured $(SCRATCH)/completions/_gesturectl $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 0644 completions/gestured.fish $(SCRATCH)/completions/gesturectl.fish $(DESTDIR)$(FISHCOMPDIR)/
 	# The config is the administrator's once it exists: never overwritten.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
@@ -56,5 +85,11 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
+		$(DESTDIR)$(USERUNITDIR)/gestured-actions.service \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
-		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
+		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml \
+		$(DESTDIR)$(BASHCOMPDIR)/gestured $(DESTDIR)$(BASHCOMPDIR)/gesturectl \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gesturectl \
+		$(DESTDIR)$(FISHCOMPDIR)/gestured.fish $(DESTDIR)$(FISHCOMPDIR)/gesturectl.fish \
+		$(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules

@@ -38,11 +38,13 @@ let package = Package(
             dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "LinuxSystem", "CLinux", "CSocketShim"],
             swiftSettings: strict),
         // The client side of the socket, for gesturectl only.
-        .target(name: "GestureClient", dependencies: ["GestureCore", "GestureDaemon"], swiftSettings: strict),
+        .target(
+            name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxSystem"],
+            swiftSettings: strict),
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput", "LinuxSystem"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
@@ -77,7 +79,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
-            name: "PipelineTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
+            name: "PipelineTests", dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
@@ -86,7 +88,9 @@ let package = Package(
             name: "GestureDaemonTests",
             dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
-        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient", "GestureDaemon"], swiftSettings: strict),
+        .testTarget(
+            name: "GestureClientTests", dependencies: ["GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "LinuxSystem"],
+            swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

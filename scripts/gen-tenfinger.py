@@ -12,105 +12,25 @@ Usage: gen-tenfinger.py [--seed N] [--events N] OUT.events   (writes OUT.desc to
 """
 import argparse
 import math
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import evemu_touch  # noqa: E402
 
 W_MM, H_MM, RES, SLOTS = 256, 160, 10, 10
 XMAX, YMAX = W_MM * RES - 1, H_MM * RES - 1
 HZ = 120.0
 
-DESC = """# EVEMU 1.3
-# Synthetic ten-finger tablet panel written by scripts/gen-tenfinger.py
-# (256 x 160 mm, 10 units/mm, 10 slots, type B).
-N: gestured bench tablet
-I: 0018 0000 0000 0000
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 04 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 02 00 00 00 00 00 00 00 00
-B: 03 03 00 00 00 00 80 60 02
-B: 04 00 00 00 00 00 00 00 00
-B: 05 00 00 00 00 00 00 00 00
-B: 11 00 00 00 00 00 00 00 00
-B: 12 00 00 00 00 00 00 00 00
-B: 14 00 00 00 00 00 00 00 00
-B: 15 00 00 00 00 00 00 00 00
-B: 15 00 00 00 00 00 00 00 00
-A: 00 0 {xmax} 0 0 {res}
-A: 01 0 {ymax} 0 0 {res}
-A: 2f 0 {slotmax} 0 0 0
-A: 35 0 {xmax} 0 0 {res}
-A: 36 0 {ymax} 0 0 {res}
-A: 39 0 65535 0 0 0
-""".format(xmax=XMAX, ymax=YMAX, res=RES, slotmax=SLOTS - 1)
+DESC = evemu_touch.description(
+    "gestured bench tablet",
+    "Synthetic ten-finger tablet panel written by scripts/gen-tenfinger.py\n(256 x 160 mm, 10 units/mm, 10 slots, type B).",
+    XMAX, YMAX, RES, SLOTS)
 
 
-class Writer:
-    def __init__(self, rng):
-        self.rng = rng
-        self.lines = []
-        self.t = 1.0            # leave the kernel a moment after the device appears
-        self.next_id = 1
-        self.slot = 0           # the kernel's current slot, as a reader tracks it
-        self.live = {}          # slot -> (x, y) in device units
-        self.events = 0
-
-    def ev(self, typ, code, value):
-        s = int(self.t)
-        us = int(round((self.t - s) * 1e6))
-        if us >= 1000000:
-            s, us = s + 1, us - 1000000
-        self.lines.append("E: %d.%06d %04x %04x %d\n" % (s, us, typ, code, value))
-        self.events += 1
-
-    def unit(self, mm, vmax):
-        return max(0, min(vmax, int(round(mm * RES))))
-
-    def frame(self, fingers):
-        """fingers: slot -> (x_mm, y_mm) or None to lift. One SYN_REPORT."""
-        before = bool(self.live)
-        for slot in sorted(fingers):
-            pos = fingers[slot]
-            if slot != self.slot:
-                self.ev(3, 0x2f, slot)
-                self.slot = slot
-            if pos is None:
-                if slot in self.live:
-                    self.ev(3, 0x39, -1)
-                    del self.live[slot]
-                continue
-            x, y = self.unit(pos[0], XMAX), self.unit(pos[1], YMAX)
-            old = self.live.get(slot)
-            if old is None:
-                self.ev(3, 0x39, self.next_id)
-                self.next_id = self.next_id % 65535 + 1
-            if old is None or old[0] != x:
-                self.ev(3, 0x35, x)
-            if old is None or old[1] != y:
-                self.ev(3, 0x36, y)
-            self.live[slot] = (x, y)
-        after = bool(self.live)
-        if after != before:
-            self.ev(1, 0x14a, 1 if after else 0)
-        if self.live:
-            x, y = self.live[min(self.live)]
-            self.ev(3, 0x00, x)
-            self.ev(3, 0x01, y)
-        self.ev(0, 0, 0)
-        self.t += 1.0 / HZ * self.rng.uniform(0.97, 1.03)
-
-    def pause(self, seconds):
-        self.t += seconds
+def Writer(rng):
+    return evemu_touch.TouchWriter(rng, XMAX, YMAX, scale=RES, hz=HZ)
 
 
 def jitter(rng):

@@ -63,9 +63,7 @@ public final class CommandRunner {
     /// Blocks until the backlog has room again (a command finished).
     public func waitForRoom() {
         while backlog.isFull && !running.isEmpty {
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid > 0 { finished(pid, status: status) } else if errno != EINTR { break }
+            waitForOne()
             startWaiting()
         }
     }
@@ -75,10 +73,37 @@ public final class CommandRunner {
         while hasWork {
             startWaiting()
             guard !running.isEmpty else { break }
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid > 0 { finished(pid, status: status) } else if errno != EINTR { break }
+            waitForOne()
         }
+    }
+
+    /// Waits until one of its own commands has finished. Only its own: waiting
+    /// for any child would take another part's (an actions runner's, a
+    /// Foundation `Process`). Linux has no wait for one of a set of pids, so it
+    /// looks every 5 ms; this runs only while the backlog is full or at the end.
+    private func waitForOne() {
+        while !running.isEmpty {
+            if collectFinished() > 0 { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Collects those of its commands that have finished; how many.
+    @discardableResult
+    private func collectFinished() -> Int {
+        var n = 0
+        for pid in Array(running.keys) {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid {
+                finished(pid, status: status)
+                n += 1
+            } else if r < 0 && errno == ECHILD {
+                running[pid] = nil  // reaped elsewhere: gone all the same
+                n += 1
+            }
+        }
+        return n
     }
 
     private func startWaiting() {
@@ -91,68 +116,20 @@ public final class CommandRunner {
     }
 
     /// Starts the command for one event line; its pid, or nil if it could not start.
-    private func start(eventLine: String, environment extra: [(String, String)]) -> pid_t? {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+    private func start(eventLine: String, environment: [(String, String)]) -> pid_t? {
+        switch ShellCommand.spawn(command, input: eventLine, environment: environment, newSession: false) {
+        case .success(let pid):
+            return pid
+        case .failure(let failure):
             failedToStart += 1
-            warn("gesturectl: pipe: \(String(cString: strerror(errno)))")
+            warn("gesturectl: \(failure)")
             return nil
         }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        // Close-on-exec on both: the dup2 to stdin is what the child keeps.
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-
-        // Our environment, with the event's variables replacing any of the same name.
-        let names = Set(extra.map(\.0))
-        var env: [String] = []
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "="), !names.contains(String(s[..<eq])) { env.append(s) }
-            p += 1
-        }
-        env += extra.map { "\($0.0)=\($0.1)" }
-        let argv = ["/bin/sh", "-c", command]
-        // Signals we ignore (SIGPIPE) would stay ignored in the command: `yes | head` would never end.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let r = withCStrings(argv) { cargv in
-            withCStrings(env) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
-        }
-        close(readEnd)
-        guard r == 0 else {
-            close(writeEnd)
-            failedToStart += 1
-            warn("gesturectl: cannot start /bin/sh: \(String(cString: strerror(r)))")
-            return nil
-        }
-        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
-        let bytes = Array((eventLine + "\n").utf8)
-        // A child that exits without reading its stdin gives EPIPE: not our problem.
-        _ = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
-        close(writeEnd)
-        return pid
     }
 
     /// Collects finished children, reports those that failed, starts what waits.
     public func reap() {
-        while true {
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { break }
-            finished(pid, status: status)
-        }
+        collectFinished()
         startWaiting()
     }
 
@@ -166,12 +143,4 @@ public final class CommandRunner {
             warn("gesturectl: command exited with status \(code): \(command)")
         }
     }
-}
-
-/// Calls `body` with a NULL-terminated C array of the strings.
-func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for p in pointers { free(p) } }
-    return body(pointers)
 }

@@ -56,11 +56,43 @@ public final class DaemonConnection {
         return true
     }
 
+    /// Why a request got no reply.
+    public struct RequestFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads the daemon's `hello`, sends one request (a JSON object without its
+    /// newline) and returns `hello` and the reply: the next line, as a client
+    /// that has not subscribed gets no events.
+    public func request(_ line: String, timeoutMS: Int32 = 5000) throws(RequestFailure) -> (hello: JSONValue, reply: JSONValue) {
+        func next() throws(RequestFailure) -> JSONValue {
+            switch readLine(timeoutMS: timeoutMS) {
+            case .line(let l):
+                guard let v = try? JSONValue.parse(l), case .object = v else {
+                    throw RequestFailure(description: "gestured sent a line that is not a JSON object")
+                }
+                return v
+            case .timedOut: throw RequestFailure(description: "no answer from gestured within \(timeoutMS / 1000) s")
+            case .closed: throw RequestFailure(description: "gestured closed the connection")
+            }
+        }
+        let hello = try next()
+        if hello["type"] == .string("error") {
+            throw RequestFailure(description: "gestured refused the connection: \(hello["message"]?.string ?? "no reason given")")
+        }
+        guard send(line) else { throw RequestFailure(description: "cannot send the request: \(String(cString: strerror(errno)))") }
+        return (hello, try next())
+    }
+
     public enum ReadResult: Equatable {
         case line(String)
         case timedOut
         case closed
     }
+
+    /// A whole line has been read and not yet returned: `readLine` returns
+    /// it without waiting (poll(2) on `fd` would not say so).
+    public var hasBufferedLine: Bool { buffer.contains(0x0A) }
 
     /// The next line, waiting at most `timeoutMS` (-1: forever).
     public func readLine(timeoutMS: Int32) -> ReadResult {

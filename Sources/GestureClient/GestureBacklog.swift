@@ -115,7 +115,9 @@ public struct OpenGestures {
     /// One `cancelled` event line per open gesture, oldest first, with the
     /// envelope of its last event and `reason`; the set is then empty.
     public mutating func cancelAll(reason: String) -> [String] {
-        let envelope = ["name", "kind", "time", "device", "fingers", "location_mm", "location"]
+        // `edge` is part of the envelope for recognizers with an edge filter:
+        // an action matching on it must see it on this ending too.
+        let envelope = ["name", "kind", "time", "device", "fingers", "location_mm", "location", "edge"]
         var lines: [String] = []
         for key in order {
             guard case .object(let fields)? = open[key] else { continue }

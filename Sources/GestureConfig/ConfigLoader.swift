@@ -56,30 +56,40 @@ public enum ConfigLoader {
     }
 
     static func load(_ bytes: UnsafeRawBufferPointer, file: String) -> Result<Configuration, ConfigErrors> {
-        func fail(_ line: Int, _ message: String) -> Result<Configuration, ConfigErrors> {
+        parseChecked(bytes, file: file, what: "a config").flatMap { root in
+            var ctx = Context(file: file)
+            var config = ctx.read(root)
+            if !ctx.errors.isEmpty { return .failure(sorted(ctx.errors)) }
+            config.warnings = ctx.warnings
+            return .success(config)
+        }
+    }
+
+    /// What every TOML file of gestured's passes before it is read: at most 1 MiB,
+    /// UTF-8 without NUL, nesting within bounds, then toml++'s syntax check.
+    /// `what` names the file in the size message ("a config", "an actions file").
+    static func parseChecked(_ bytes: UnsafeRawBufferPointer, file: String, what: String) -> Result<TomlTable, ConfigErrors> {
+        func fail(_ line: Int, _ message: String) -> Result<TomlTable, ConfigErrors> {
             .failure(ConfigErrors(errors: [ConfigError(file: file, line: line, key: "", message: message)]))
         }
         if bytes.count > maxFileBytes {
-            return fail(1, "the file is \(bytes.count) bytes; a config may be at most \(maxFileBytes) bytes (1 MiB)")
+            return fail(1, "the file is \(bytes.count) bytes; \(what) may be at most \(maxFileBytes) bytes (1 MiB)")
         }
         if let problem = TextCheck.firstProblem(in: bytes) ?? TextCheck.nestingProblem(in: bytes) {
             return fail(problem.line, problem.message)
         }
         switch Toml.parse(bytes) {
-        case .failure(let e):
-            return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
-        case .success(let root):
-            var ctx = Context(file: file)
-            var config = ctx.read(root)
-            if !ctx.errors.isEmpty {
-                let sorted = ctx.errors.enumerated().sorted { a, b in
-                    a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
-                }
-                return .failure(ConfigErrors(errors: sorted.map(\.element)))
-            }
-            config.warnings = ctx.warnings
-            return .success(config)
+        case .failure(let e): return fail(e.position.line, "TOML syntax at column \(e.position.column): \(e.message)")
+        case .success(let root): return .success(root)
         }
+    }
+
+    /// Errors by line, those on one line in the order they were found.
+    static func sorted(_ errors: [ConfigError]) -> ConfigErrors {
+        let sorted = errors.enumerated().sorted { a, b in
+            a.element.line != b.element.line ? a.element.line < b.element.line : a.offset < b.offset
+        }
+        return ConfigErrors(errors: sorted.map(\.element))
     }
 }
 
@@ -315,6 +325,7 @@ private struct Context {
             return nil
         }
         var params = RecognizerParameters.defaults(for: kind)
+        var axisGiven = false
         switch params {
         case .tap(var p):
             r.int("taps", &p.taps, 1...10, &self)
@@ -328,6 +339,13 @@ private struct Context {
             r.int("min_fingers", &p.minFingers, 1...10, &self)
             r.int("max_fingers", &p.maxFingers, 1...10, &self)
             r.double("start_threshold_mm", &p.startThresholdMM, 0...100, &self)
+            r.double("step_mm", &p.stepMM, 0...500, &self)
+            var axis = ""
+            if r.stringValue("axis", &axis, &self) {
+                if let a = PanRecognizer.Axis(rawValue: axis) { p.axis = a; axisGiven = true }
+                else { error("\(base).axis", "expected \"x\" or \"y\", got \(tomlQuoted(axis))", at: r.position(of: "axis")) }
+                if p.stepMM == 0 { error("\(base).axis", "axis only applies to a slider: set step_mm too", at: r.position(of: "axis")) }
+            }
             params = .pan(p)
         case .circle(var p):
             r.double("tolerance", &p.tolerance, 0.01...1, &self)
@@ -362,8 +380,14 @@ private struct Context {
             r.int("fingers", &p.fingers, 1...10, &self)
             r.double("min_distance_mm", &p.minDistanceMM, 1...1000, &self)
             r.double("min_speed_mm_s", &p.minSpeedMMPerS, 0...10_000, &self)
-            r.millis("max_duration_ms", &p.maxDuration, 50...10_000, &self)
+            r.millis("max_duration_ms", &p.maxDuration, 0...60_000, &self)
+            if p.maxDuration.value > 0 && p.maxDuration.value < 50 {
+                error("\(base).max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(p.maxDuration.value))",
+                      at: r.position(of: "max_duration_ms"))
+            }
             r.double("max_angle_deg", &p.maxAngleDegrees, 1...45, &self)
+            r.double("min_length", &p.minLength, 0...1, &self)
+            r.double("min_straightness", &p.minStraightness, 0...1, &self)
             var dirs: [(String, SourcePosition)] = []
             if r.strings("directions", &dirs, &self) {
                 let known = SwipeRecognizer.Direction.allCases.map(\.rawValue).joined(separator: ", ")
@@ -377,6 +401,15 @@ private struct Context {
                     else { error("\(base).directions", "unknown direction '\(d)'; expected \(known)", at: at) }
                 }
                 if !set.isEmpty { p.directions = set }
+            }
+            if p.usesDiagonals {
+                let limit = SwipeRecognizer.Parameters.maxAngleWithDiagonals
+                if t["max_angle_deg"] == nil {
+                    p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
+                } else if p.maxAngleDegrees > limit {
+                    error("\(base).max_angle_deg", "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))",
+                          at: r.position(of: "max_angle_deg"))
+                }
             }
             params = .swipe(p)
         case .longPress(var p):
@@ -407,6 +440,19 @@ private struct Context {
         r.bool("can_prevent", &config.canPrevent, &self)
         r.bool("can_be_prevented", &config.canBePrevented, &self)
         r.names("devices", &config.filter.devices, &self)
+        var profiles: [(String, SourcePosition)] = []
+        if r.strings("profiles", &profiles, &self) {
+            if profiles.isEmpty {
+                error("\(base).profiles", "an empty list puts the recognizer in no profile, so it would never take part; list its profiles, or leave the key out for [\"\(Profiles.defaultName)\"]",
+                      at: r.position(of: "profiles"))
+            }
+            var names: [String] = []
+            for (p, at) in profiles {
+                if let problem = Profiles.nameProblem(p) { error("\(base).profiles", problem, at: at) }
+                else if !names.contains(p) { names.append(p) }
+            }
+            if !names.isEmpty { config.filter.profiles = names }
+        }
         var region: [Double] = []
         if r.doubles("region", &region, count: 4, &self) {
             if region[0] < region[2] && region[1] < region[3] && region.allSatisfy({ (0...1).contains($0) }) {
@@ -415,8 +461,58 @@ private struct Context {
                 error("\(base).region", "expected [x0, y0, x1, y1] within 0…1 with x0 < x1 and y0 < y1", at: r.position(of: "region"))
             }
         }
+        config.filter.edge = readEdge(base: base, &r)
+        if case .pan(var p) = config.parameters, p.stepMM > 0, !axisGiven {
+            // A slider runs along its edge by default.
+            switch config.filter.edge?.edge {
+            case .top?, .bottom?: p.axis = .x
+            default: p.axis = .y
+            }
+            config.parameters = .pan(p)
+        }
         r.rejectUnknown(&self, what: "a \(kind.rawValue) recognizer")
         return nameOK ? config : nil
+    }
+
+    /// `edge`, `edge_mm`, `edge_range` and `edge_at`: any recognizer may carry them.
+    mutating func readEdge(base: String, _ r: inout Reader) -> EdgeFilter? {
+        var name = ""
+        let given = r.stringValue("edge", &name, &self)
+        var margin = EdgeFilter.defaultMarginMM
+        r.double("edge_mm", &margin, 0.1...100, &self)
+        var range: [Double] = []
+        let rangeGiven = r.doubles("edge_range", &range, count: 2, &self)
+        var atName = ""
+        let atGiven = r.stringValue("edge_at", &atName, &self)
+        guard given else {
+            for key in ["edge_mm", "edge_range", "edge_at"] where r.table[key] != nil {
+                error("\(base).\(key)", "\(key) only applies with an edge: set edge too", at: r.position(of: key))
+            }
+            return nil
+        }
+        let known = Edge.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let edge = Edge(rawValue: name) else {
+            error("\(base).edge", "unknown edge \(tomlQuoted(name)); expected one of: \(known)", at: r.position(of: "edge"))
+            return nil
+        }
+        var filter = EdgeFilter(edge: edge, marginMM: margin)
+        if atGiven {
+            if let at = EdgeFilter.At(rawValue: atName) { filter.at = at }
+            else { error("\(base).edge_at", "expected \"start\" or \"start_or_end\", got \(tomlQuoted(atName))", at: r.position(of: "edge_at")) }
+        }
+        if rangeGiven {
+            if range[0] < range[1] && range.allSatisfy({ (0...1).contains($0) }) {
+                switch edge {
+                case .left, .right, .top, .bottom: filter.range = range[0]...range[1]
+                case .topLeft, .topRight, .bottomLeft, .bottomRight, .none:
+                    error("\(base).edge_range", "edge_range applies to the left, right, top and bottom edges, not to \(tomlQuoted(name))",
+                          at: r.position(of: "edge_range"))
+                }
+            } else {
+                error("\(base).edge_range", "expected [from, to] within 0…1 with from < to", at: r.position(of: "edge_range"))
+            }
+        }
+        return filter
     }
 
     mutating func readDevice(index: Int, at position: SourcePosition, _ t: TomlTable) -> DeviceRule? {

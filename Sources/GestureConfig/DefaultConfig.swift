@@ -23,6 +23,19 @@ public let defaultConfigText = #"""
 #   devices             = ["name", …]   only on devices whose name contains one of these
 #   region              = [x0, y0, x1, y1]  only for touches that start inside this part
 #                                        of the screen (0…1 from the top-left)
+#   edge                = "left"            only for touches from this edge or corner of the
+#                                        screen as seen: left, right, top, bottom, top_left,
+#                                        top_right, bottom_left, bottom_right, or none (away
+#                                        from every edge); its events carry "edge"
+#   edge_mm             = 4.5               how near the edge the first finger must land (a
+#                                        fast swipe landing up to twice that far in counts
+#                                        when its first motion traced back 25 ms reaches it)
+#   edge_range          = [0.0, 1.0]        the part of the edge that counts: from the top for
+#                                        left/right, from the left for top/bottom
+#   edge_at             = "start"           or "start_or_end": also when the finger ends there
+#   profiles            = ["default"]       the runtime profiles it takes part in: the
+#                                        daemon starts in "default"; `gesturectl profile
+#                                        NAME` and `gesturectl pause` switch at runtime
 # Otherwise, when one recognizer begins or is recognized, every other one still
 # deciding about the same touches fails (UIKit's rule).
 
@@ -100,14 +113,18 @@ max_vertical_ratio = 0.6    # vertical / horizontal travel of a stroke, at most
 simultaneous_with = ["pan", "long_press"]
 
 # Swipe: one finger moving fast and straight, then lifting. Reported at lift with
-# its direction (left, right, up, down). Runs together with pan.
+# its direction. Judged by speed and straightness, not by how long it took: a
+# long swipe across a tablet may take over a second. Runs together with pan.
 [recognizer.swipe]
 kind = "swipe"
 fingers = 1
-directions = ["left", "right", "up", "down"]
+directions = ["left", "right", "up", "down"]   # also up_left, up_right, down_left,
+                            # down_right: with one of those, the nearest of eight is taken
 min_distance_mm = 15.0      # net travel
-min_speed_mm_s = 80.0       # average speed from touch to lift
-max_duration_ms = 800
+min_length = 0.0            # net travel as a share of the screen along it (0.33, 0.66: lisgd's M, L)
+min_speed_mm_s = 80.0       # average speed from touch to lift (a quarter of it over the last 80 ms)
+min_straightness = 0.75     # net travel / path length
+max_duration_ms = 0         # 0: no limit
 max_angle_deg = 30.0        # how far off the direction's axis the travel may be
 simultaneous_with = ["pan"]
 
@@ -139,6 +156,9 @@ kind = "pan"
 min_fingers = 1
 max_fingers = 10
 start_threshold_mm = 5.0    # movement before the pan begins
+# step_mm = 3.0             # makes it a slider: began/changed only every step_mm along
+# axis = "y"                # its axis ("x" or "y"; by default along its edge), each
+                            # with "step": 1 (right/down) or -1
 
 # Devices. A [[device]] entry matches by `match` (part of the name),
 # `vendor_product` ("vvvv:pppp") or `syspath`, and sets:

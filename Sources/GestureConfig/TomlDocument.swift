@@ -137,7 +137,7 @@ enum Toml {
 }
 
 /// A string as a TOML basic string: quoted, with control characters escaped.
-func tomlQuoted(_ s: String) -> String {
+public func tomlQuoted(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
         switch u {

@@ -32,7 +32,7 @@ public enum ConfigFile {
 
     /// The file's bytes, or why they cannot be had. More than `limit` bytes (by
     /// its size, or by reading: /dev/zero has no size) is an error.
-    static func read(path: String, limit: Int) -> Result<[UInt8], ConfigFailure> {
+    public static func read(path: String, limit: Int) -> Result<[UInt8], ConfigFailure> {
         func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
             .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
         }

@@ -73,6 +73,20 @@ public enum Replay {
         return recorded
     }
 
+    /// The device description an evemu file carries (N:, I:, P:, B:, A: lines), if any.
+    public static func deviceDescription(of path: String) throws -> DeviceDescription? {
+        let reader = try LineReader(path: path)
+        var parser = EvemuParser()
+        do {
+            while let line = try reader.next() {
+                if try parser.parse(line: line) != nil { break }
+            }
+        } catch let error as EvemuRecording.ParseError {
+            throw Failure("\(path):\(error.line): \(error.message)")
+        }
+        return parser.device
+    }
+
     static func parse(_ path: String) throws -> EvemuRecording {
         let reader = try LineReader(path: path)
         var parser = EvemuParser()

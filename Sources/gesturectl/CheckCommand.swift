@@ -8,7 +8,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine.")
 
-    @Argument(help: "The config file.")
+    @Argument(help: "The config file.", completion: .file(extensions: ["toml"]))
     var file: String
 
     @Option(name: .long, help: ArgumentHelp("Load the file this many more times, as reloads would, and print the heap in use before and after (a reload must not grow it).", valueName: "N"))

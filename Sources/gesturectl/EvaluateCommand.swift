@@ -45,7 +45,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .customLong("loso-budget"), help: ArgumentHelp("False accepts allowed on the training subjects when choosing, in percent.", valueName: "PERCENT"))
     var losoBudget: Double = LeaveOneSubjectOut.defaultFalseAcceptBudget * 100
 
-    @Argument(help: "Stroke files, recordings, directories.")
+    @Argument(help: "Stroke files, recordings, directories.", completion: .file())
     var corpus: [String]
 
     func validate() throws {

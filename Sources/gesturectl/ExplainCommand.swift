@@ -17,16 +17,16 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Option(name: .long, help: ArgumentHelp("Write the picture as SVG here.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Write the picture as SVG here.", valueName: "FILE"), completion: .file())
     var svg: String?
 
-    @Option(name: .long, help: ArgumentHelp("Also write it as PNG here (rsvg-convert).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Also write it as PNG here (rsvg-convert).", valueName: "FILE"), completion: .file())
     var png: String?
 
     @Option(name: .customLong("px-per-mm"), help: "Stroke pixels per millimetre for .xml strokes.")
     var pxPerMM: Double = StrokeFrames.defaultPxPerMM
 
-    @Argument(help: "A recording (.events/.event) or a stroke (.xml).")
+    @Argument(help: "A recording (.events/.event) or a stroke (.xml).", completion: .file())
     var input: String
 
     func validate() throws {

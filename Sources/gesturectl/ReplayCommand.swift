@@ -12,7 +12,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Option(name: .long, help: ArgumentHelp("Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"), completion: .file())
     var desc: String?
 
     @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
@@ -21,7 +21,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Trace the recognizer NAME on stderr, every transition as `name: old → event → new (reason)`; repeat for more, `all` for every one.", valueName: "NAME"))
     var trace: [String] = []
 
-    @Argument(help: "evemu recordings (.events/.event).")
+    @Argument(help: "evemu recordings (.events/.event).", completion: .file())
     var recordings: [String]
 
     func run() throws {

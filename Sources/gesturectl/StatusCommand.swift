@@ -31,11 +31,19 @@ struct StatusCommand: ParsableCommand {
             for d in devices {
                 var size = ""
                 if case .array(let xy)? = d["size_mm"], xy.count == 2 { size = "  \(n(xy[0])) × \(n(xy[1])) mm" }
-                print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)")
+                let turned = d["rotation"].map { $0 == .number(0) ? "" : ", rotated \(n($0))°" } ?? ""
+                print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)\(turned)")
             }
         }
         if case .array(let rs)? = s["recognizers"] {
-            print("recognizers: " + rs.map { "\(n($0["name"])) (\(n($0["kind"])))" }.joined(separator: ", "))
+            print("recognizers: " + rs.map { r in
+                let profiles = strings(r["profiles"])
+                let tagged = profiles == ["default"] || profiles.isEmpty ? "" : "; " + profiles.joined(separator: ", ")
+                return "\(n(r["name"])) (\(n(r["kind"]))\(tagged))"
+            }.joined(separator: ", "))
+        }
+        if let profile = s["profile"] {
+            print("profile: \(n(profile))" + (s["paused"] == .bool(true) ? " (paused: no recognizer takes part)" : ""))
         }
         if case .array(let clients)? = s["clients"] {
             let subscribers = clients.filter { $0["subscribed"] == .bool(true) }.count

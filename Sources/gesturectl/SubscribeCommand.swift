@@ -43,9 +43,11 @@ struct SubscribeCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Only this recognizer (by configured name); repeatable.", valueName: "N"))
     var name: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Only this kind (tap, circle, …); repeatable.", valueName: "K"))
+    @Option(name: .long, help: ArgumentHelp("Only this kind (tap, circle, …); repeatable.", valueName: "K"),
+            completion: .list(GestureKind.allCases.map(\.rawValue)))
     var kind: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Only this state (began, changed, ended, recognized, cancelled, failed); repeatable.", valueName: "S"))
+    @Option(name: .long, help: ArgumentHelp("Only this state (began, changed, ended, recognized, cancelled, failed); repeatable.", valueName: "S"),
+            completion: .list(["began", "changed", "ended", "recognized", "cancelled", "failed"]))
     var state: [String] = []
     @Option(name: .long, help: ArgumentHelp("Only this device (its name); repeatable.", valueName: "D"))
     var device: [String] = []

@@ -55,41 +55,49 @@ import Testing
         #expect(lines == [#"{"type":"event","name":"pan","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"reason":"connection to gestured lost"}"#])
         #expect(open.count == 0)
     }
+
+    @Test func anEdgeGesturesEndingKeepsItsEdge() throws {
+        var open = OpenGestures()
+        open.note(try JSONValue.parse(#"{"type":"event","name":"volume","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","translation_mm":[0,0],"step":1}"#))
+        #expect(open.cancelAll(reason: "connection to gestured lost") == [#"{"type":"event","name":"volume","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","reason":"connection to gestured lost"}"#])
+    }
 }
 
-/// `gesturectl subscribe --exec` with real children: every lifecycle event
-/// runs, in order per gesture, however slow the commands.
-@Suite(.serialized) struct CommandRunnerTests {
-    @Test func withOneSlotEveryEndingStillRunsInOrder() throws {
-        let out = "/tmp/gestured-test-\(getpid())-exec.out"
-        unlink(out)
-        defer { unlink(out) }
-        var warnings: [String] = []
-        let runner = CommandRunner(command: "echo \"$GESTURE_NAME $GESTURE_STATE\" >> \(out)", maxChildren: 1,
-                                   backlog: 16, warn: { warnings.append($0) })
-        func submit(_ name: String, _ state: GestureState) {
-            let line = "{\"type\":\"event\",\"name\":\"\(name)\",\"state\":\"\(state.rawValue)\"}"
-            runner.submit(eventLine: line, environment: [("GESTURE_NAME", name), ("GESTURE_STATE", state.rawValue)],
-                          gesture: name, state: state)
-            if runner.isFull { runner.waitForRoom() }
+extension ChildProcesses {
+    /// `gesturectl subscribe --exec` with real children: every lifecycle event
+    /// runs, in order per gesture, however slow the commands.
+    @Suite(.serialized) struct CommandRunnerTests {
+        @Test func withOneSlotEveryEndingStillRunsInOrder() throws {
+            let out = "/tmp/gestured-test-\(getpid())-exec.out"
+            unlink(out)
+            defer { unlink(out) }
+            var warnings: [String] = []
+            let runner = CommandRunner(command: "echo \"$GESTURE_NAME $GESTURE_STATE\" >> \(out)", maxChildren: 1,
+                                       backlog: 16, warn: { warnings.append($0) })
+            func submit(_ name: String, _ state: GestureState) {
+                let line = "{\"type\":\"event\",\"name\":\"\(name)\",\"state\":\"\(state.rawValue)\"}"
+                runner.submit(eventLine: line, environment: [("GESTURE_NAME", name), ("GESTURE_STATE", state.rawValue)],
+                              gesture: name, state: state)
+                if runner.isFull { runner.waitForRoom() }
+            }
+            submit("pan", .began)
+            submit("pinch", .began)
+            for _ in 0..<200 { submit("pan", .changed); submit("pinch", .changed) }
+            submit("pan", .cancelled)
+            for _ in 0..<30 { submit("tap", .recognized) }
+            submit("pinch", .ended)
+            runner.drain()
+            let lines = contents(of: out).split(separator: "\n").map(String.init)
+            func states(_ name: String) -> [String] { lines.filter { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) } }
+            #expect(states("pan").first == "began")
+            #expect(states("pan").last == "cancelled")
+            #expect(states("pinch").first == "began")
+            #expect(states("pinch").last == "ended")
+            #expect(states("tap").count == 30)
+            #expect(runner.changedDropped > 0)
+            #expect(states("pan").count + states("pinch").count + runner.changedDropped == 404)
+            #expect(!warnings.isEmpty && warnings.allSatisfy { !$0.contains("dropped this event") })
         }
-        submit("pan", .began)
-        submit("pinch", .began)
-        for _ in 0..<200 { submit("pan", .changed); submit("pinch", .changed) }
-        submit("pan", .cancelled)
-        for _ in 0..<30 { submit("tap", .recognized) }
-        submit("pinch", .ended)
-        runner.drain()
-        let lines = contents(of: out).split(separator: "\n").map(String.init)
-        func states(_ name: String) -> [String] { lines.filter { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) } }
-        #expect(states("pan").first == "began")
-        #expect(states("pan").last == "cancelled")
-        #expect(states("pinch").first == "began")
-        #expect(states("pinch").last == "ended")
-        #expect(states("tap").count == 30)
-        #expect(runner.changedDropped > 0)
-        #expect(states("pan").count + states("pinch").count + runner.changedDropped == 404)
-        #expect(!warnings.isEmpty && warnings.allSatisfy { !$0.contains("dropped this event") })
     }
 }
 

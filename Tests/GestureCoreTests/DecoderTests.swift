@@ -32,6 +32,20 @@ struct DecoderTests {
         #expect(d.liveTouchCount == 0)
     }
 
+    @Test func aTouchLandingWhereItsSlotsLastOneWasKeepsThePositionKnownAtOpen() {
+        // The kernel does not resend an unchanged ABS_MT_POSITION_X: the new touch
+        // reports only its y, and x is what the slot had when the device was opened.
+        let landing: [(UInt16, UInt16, Int32)] = [(EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.ABS, ABS.MT_POSITION_Y, 400),
+                                                  (EV.SYN, SYN.REPORT, 0)]
+        var d = SlotDecoder(device: device, geometry: geometry, initialPositions: [SlotPosition(x: 510, y: 340)])
+        #expect(feed(&d, landing).first?.touches.first?.position == mm(51, 40))
+        var unknown = SlotDecoder(device: device, geometry: geometry)
+        #expect(feed(&unknown, landing).first?.touches.first?.position == mm(0, 40), "without them, the left edge")
+        var outside = SlotDecoder(device: device, geometry: geometry, initialPositions: [SlotPosition(x: -5, y: 99_999)])
+        #expect(feed(&outside, [(EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.SYN, SYN.REPORT, 0)]).first?.touches.first?.position
+                == mm(0, 100), "clamped to the axes like any position")
+    }
+
     @Test func secondFingerIsStationaryWhileFirstMoves() {
         var d = SlotDecoder(device: device, geometry: geometry)
         _ = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 100),

@@ -29,9 +29,9 @@ final class Scenario {
     var trace: [String] = []
     var bugs: [String] = []
 
-    init(_ recognizers: [RecognizerConfig]) {
+    init(_ recognizers: [RecognizerConfig], rotation: Rotation = .none) {
         let d = testDevice()
-        decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
+        decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!, rotation: rotation))
         arena = Configuration(recognizers: recognizers).makeArena(device: d.name)
         arena.log = ArenaLog(tracing: ["all"]) { [unowned self] entry in
             switch entry.kind {
@@ -55,6 +55,7 @@ final class Scenario {
         emit(EV.ABS, ABS.MT_TRACKING_ID, trackingID)
         move(s, to: p)
     }
+    /// `p` in mm on the panel as built (before any rotation).
     func move(_ s: Int, to p: Point) {
         slot(s)
         emit(EV.ABS, ABS.MT_POSITION_X, Int32((p.x * 10).rounded()))

@@ -12,13 +12,13 @@ import Testing
     }
 
     @Test func numbersAreWrittenAsFormatFixedWritesThem() {
-        var rng = CurlyBraceTests.Seeded(state: 7)
+        var rng = SplitMix64(seed: 7)
         var values: [Double] = [0, -0.0, 0.5, -0.5, 0.004999, -0.004999, 0.005, 1e-9, -1e-9, 123.456789, -987.65,
                                 9.99999, 1e12, -1e12, 8.9e17, 9.1e17, 1e300, -1e300, .nan, .infinity, -.infinity,
                                 .leastNonzeroMagnitude, .greatestFiniteMagnitude]
         for _ in 0..<2000 {
-            let magnitude = pow10(Int(rng.uniform(-4, 10)))
-            values.append((rng.uniform(-1, 1) * 1_000_000).rounded() / 1_000_000 * magnitude)
+            let magnitude = pow10(Int(rng.uniform(-4...10)))
+            values.append((rng.uniform(-1...1) * 1_000_000).rounded() / 1_000_000 * magnitude)
         }
         for v in values {
             for d in [0, 1, 2, 3, 4, 6] {

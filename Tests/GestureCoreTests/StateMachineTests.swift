@@ -161,35 +161,22 @@ struct PanFingersAndVelocityTests {
 /// Seeded, so the same strokes every run.
 @Suite("tickle and the curly brace")
 struct CurlyBraceTests {
-    /// SplitMix64: a small seeded generator.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
-        mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * next() }
-    }
 
     /// Five strokes across, first to the left, 100 Hz: the left ones drop
     /// `steep` of their width, the right ones `shallow` (fractions drawn per stroke).
-    static func zigzag(_ g: inout Seeded, steep: ClosedRange<Double>, shallow: ClosedRange<Double>) -> [Point] {
-        var p = mm(110 + g.uniform(-5, 5), 20 + g.uniform(-5, 5))
+    static func zigzag(_ g: inout SplitMix64, steep: ClosedRange<Double>, shallow: ClosedRange<Double>) -> [Point] {
+        var p = mm(110 + g.uniform(-5...5), 20 + g.uniform(-5...5))
         var points = [p]
         var direction = -1.0
         for stroke in 0..<5 {
-            let width = g.uniform(7, 10)
-            let drop = width * (stroke % 2 == 0 ? g.uniform(steep.lowerBound, steep.upperBound)
-                                                : g.uniform(shallow.lowerBound, shallow.upperBound))
-            let steps = Int(g.uniform(7, 12))  // 70–120 ms a stroke: fast
+            let width = g.uniform(7...10)
+            let drop = width * (stroke % 2 == 0 ? g.uniform(steep.lowerBound...steep.upperBound)
+                                                : g.uniform(shallow.lowerBound...shallow.upperBound))
+            let steps = Int(g.uniform(7...12))  // 70–120 ms a stroke: fast
             let start = p
             for k in 1...steps {
                 let f = (1 - cos(Double.pi * Double(k) / Double(steps))) / 2
-                p = mm(start.x + direction * width * f + g.uniform(-0.05, 0.05), start.y + drop * f)
+                p = mm(start.x + direction * width * f + g.uniform(-0.05...0.05), start.y + drop * f)
                 points.append(p)
             }
             direction = -direction
@@ -198,7 +185,7 @@ struct CurlyBraceTests {
     }
 
     @Test func aFastCurlyBraceIsNoTickle() {
-        var g = Seeded(state: 20_261_123)
+        var g = SplitMix64(seed: 20_261_123)
         for n in 0..<20 {
             let s = Scenario(recognizer("tickle", .tickle(.init())))
             s.stroke(Self.zigzag(&g, steep: 0.45...0.55, shallow: 0.2...0.35), frameMS: 10)
@@ -211,7 +198,7 @@ struct CurlyBraceTests {
     }
 
     @Test func scrubbingThatCreepsALittleIsStillATickle() {
-        var g = Seeded(state: 20_261_123)
+        var g = SplitMix64(seed: 20_261_123)
         for n in 0..<20 {
             let s = Scenario(recognizer("tickle", .tickle(.init())))
             s.stroke(Self.zigzag(&g, steep: 0.1...0.2, shallow: 0.1...0.2), frameMS: 10, lift: false)

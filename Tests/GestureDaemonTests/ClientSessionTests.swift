@@ -106,7 +106,7 @@ import Testing
 
     @Test func garbageBytesNeverCrashIt() {
         var s = ClientSession(limits: .init(maxLineBytes: 256, maxErrors: 1000))
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<2000 {
             let n = Int(rng.next() % 64)
             var bytes: [UInt8] = []
@@ -120,17 +120,6 @@ import Testing
     }
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct JSONValueTests {
     @Test func parsesWhatRequestsUse() throws {

@@ -29,6 +29,8 @@ struct EmbeddedDaemon {
     var udevWatched = true
     var rescans = 0
     var exitStatus: Int32?
+    /// The core's answers to control requests, in order.
+    var replies: [ControlReply] = []
 
     init(configuration: Configuration = ConfigLoader.builtIn(), options: DaemonCore.Options = .init(),
          at start: EventTime = EventTime(microseconds: 1_000_000)) {
@@ -92,6 +94,7 @@ struct EmbeddedDaemon {
         case .resumeUdev: udevWatched = true
         case .shutDownSocket: break
         case .stop(let status): exitStatus = status
+        case .reply(let r): replies.append(r)
         }
     }
 
@@ -115,6 +118,14 @@ struct EmbeddedDaemon {
         queue(node, events)
         if let t = events.last?.time, now < t { now = t }
         read(node.syspath)
+    }
+
+    /// A socket client's rotate, profile, pause or resume; the core's answer.
+    @discardableResult
+    mutating func control(_ request: ControlRequest) -> ControlReply? {
+        let before = replies.count
+        send(.control(request, from: "client 1 (pid 1, uid 1000)", at: now))
+        return replies.count > before ? replies.last : nil
     }
 
     mutating func udevEvent(_ action: InputNodeEvent.Action, _ node: InputNode) {

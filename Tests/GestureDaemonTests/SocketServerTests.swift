@@ -122,8 +122,13 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         let hello = try JSONValue.parse(#require(c.line(server, driver)))
         #expect(hello["type"] == .string("hello"))
         #expect(hello["protocol"] == .number(1))
-        #expect(hello["recognizers"] == .array([.object([("name", .string("tap")), ("kind", .string("tap"))]),
-                                                .object([("name", .string("circle")), ("kind", .string("circle"))])]))
+        let inDefault = JSONValue.array([.string("default")])
+        #expect(hello["recognizers"] == .array([.object([("name", .string("tap")), ("kind", .string("tap")), ("profiles", inDefault)]),
+                                                .object([("name", .string("circle")), ("kind", .string("circle")), ("profiles", inDefault)])]))
+        #expect(hello["profile"] == .string("default"))
+        #expect(hello["paused"] == .bool(false))
+        guard case .array(let devices)? = hello["devices"] else { Issue.record("no devices in hello"); return }
+        #expect(devices.first?["rotation"] == .number(0))
 
         c.send("{\"cmd\":\"subscribe\",\"kind\":\"tap\",\"id\":1}\n")
         let subscribed = try JSONValue.parse(#require(c.line(server, driver)))

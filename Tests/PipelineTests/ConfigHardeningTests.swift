@@ -108,7 +108,7 @@ struct ConfigHardeningTests {
           "sideways",
         ]
         """)
-        #expect(e.map(\.description) == ["test.toml:5: recognizer.s.directions: unknown direction 'sideways'; expected left, right, up, down"])
+        #expect(e.map(\.description) == ["test.toml:5: recognizer.s.directions: unknown direction 'sideways'; expected left, right, up, down, up_left, up_right, down_left, down_right"])
     }
 
     @Test func emptyAndBlankNamesAreErrors() {

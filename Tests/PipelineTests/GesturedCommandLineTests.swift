@@ -48,6 +48,36 @@ struct GesturedCommandLineTests {
         #expect(nowhere.err.contains("--no-socket needs --stdout"))
     }
 
+    /// The hand-written completions (completions/) offer exactly the options
+    /// `gestured --help` lists, in every shell; bash is run to show it.
+    @Test func completionsOfferEveryOptionOfHelp() throws {
+        let help = try gestured(["--help"]).out
+        // "  -v, --verbose   Log…", "  --config <FILE>   Config…": the words before the description.
+        let options = Set(help.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap {
+            $0.split(separator: " ").prefix { $0.hasPrefix("-") || $0.hasPrefix("<") }
+                .filter { $0.hasPrefix("-") }.map { String($0.trimmingCharacters(in: [","])) }
+        })
+        #expect(options == ["--stdout", "--config", "--failures", "-v", "--verbose", "--trace", "--socket", "--no-socket",
+                            "--version", "-h", "--help"])
+        func file(_ name: String) throws -> String { try String(contentsOfFile: repoRoot + "/completions/" + name, encoding: .utf8) }
+        let zsh = try file("_gestured"), fish = try file("gestured.fish")
+        for o in options {
+            let long = o.hasPrefix("--"), bare = o.drop { $0 == "-" }
+            #expect(zsh.contains(long ? "\(o)[" : "-\(bare),") || zsh.contains("\(o)=[") || zsh.contains(",\(o)}"), "zsh: \(o)")
+            #expect(fish.contains(long ? "-l \(bare) " : "-s \(bare) "), "fish: \(o)")
+        }
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", "source \"$1\"; COMP_WORDS=(gestured -); COMP_CWORD=1; _gestured; printf '%s\\n' \"${COMPREPLY[@]}\"",
+                          "bash", repoRoot + "/completions/gestured.bash"]
+        let out = Pipe()
+        bash.standardOutput = out
+        try bash.run()
+        let offered = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        #expect(Set(offered.split(separator: "\n").map(String.init)) == options)
+    }
+
     @Test func aBadConfigStopsTheDaemonBeforeItStartsWithFileLineAndKey() throws {
         let path = NSTemporaryDirectory() + "gestured-cli-\(getpid()).toml"
         try "[recognizer.c]\nkind = \"circle\"\nmax_sweep_deg = 200\n".write(toFile: path, atomically: true, encoding: .utf8)

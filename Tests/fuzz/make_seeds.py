@@ -92,6 +92,14 @@ def config_seeds():
     for chunk in text.split("\n[")[1:]:
         write("config", ("[" + chunk).encode())
     write("config", b'[[device]]\nname = "Atmel"\nsize_mm = [154, 86]\nrotation = 90\n')
+    # A phone's set: edges, corners, sliders, diagonals.
+    phone = open(os.path.join(ROOT, "config", "examples", "phone.toml"), encoding="utf-8").read()
+    write("config", phone.encode())
+    for chunk in phone.split("\n[")[1:]:
+        write("config", ("[" + chunk).encode())
+    # A user's actions file (the same target runs the actions loader).
+    actions = open(os.path.join(ROOT, "config", "examples", "actions.toml"), encoding="utf-8").read()
+    write("config", actions.encode())
 
 
 def protocol_seeds():

@@ -4,11 +4,21 @@ import GestureCore
 
 /// The config loader: any text is a configuration or errors that name the file
 /// and a line, never a trap; a configuration it accepts drives an arena
-/// through taps, a pan, a pinch and a long hold without trapping.
+/// through taps, a pan, a pinch and a long hold without trapping. The same
+/// text goes to the actions loader (`gesturectl actions`), held to the same rule.
 @_cdecl("gestured_fuzz_config")
 func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var reader = ByteReader(data, size)
     let text = reader.rest()
+    do {
+        let actions = try ActionsLoader.load(text: text, file: "actions.toml")
+        for a in actions.actions { require(!a.exec.isEmpty && a.line >= 1, "an accepted action without a command or a line") }
+    } catch {
+        require(!error.errors.isEmpty, "a rejected actions file says why")
+        for e in error.errors {
+            require(e.file == "actions.toml" && e.line >= 1 && !e.message.isEmpty, "actions error without its place or message: \(e)")
+        }
+    }
     let configuration: Configuration
     do {
         configuration = try ConfigLoader.load(text: text, file: "fuzz.toml")

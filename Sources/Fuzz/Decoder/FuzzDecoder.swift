@@ -17,6 +17,48 @@ import LinuxInput
 /// selector, a 32-bit value, a signed 16-bit time step in 64 µs units).
 let configuration = ConfigLoader.builtIn()
 
+/// Edge filters (every way of judging them), diagonals and sliders, as a phone has them.
+let phoneConfiguration: Configuration = {
+    let text = """
+        [recognizer.corner]
+        kind = "swipe"
+        edge = "bottom_right"
+        directions = ["up_left"]
+        [recognizer.slider]
+        kind = "pan"
+        edge = "left"
+        edge_range = [0.1, 0.9]
+        step_mm = 2.0
+        [recognizer.top_slider]
+        kind = "pan"
+        edge = "top"
+        step_mm = 1.0
+        edge_at = "start_or_end"
+        [recognizer.from_right]
+        kind = "swipe"
+        edge = "right"
+        edge_at = "start_or_end"
+        directions = ["left"]
+        min_length = 0.33
+        min_speed_mm_s = 0
+        min_straightness = 0
+        [recognizer.tap_top]
+        kind = "tap"
+        edge = "top"
+        edge_mm = 10.0
+        [recognizer.press]
+        kind = "long_press"
+        edge = "bottom"
+        [recognizer.centre]
+        kind = "swipe"
+        edge = "none"
+        fingers = 2
+        directions = ["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right"]
+        max_duration_ms = 800
+        """
+    do { return try ConfigLoader.load(text: text, file: "<phone>") } catch { fatalError("\(error)") }
+}()
+
 func axis(_ min: Int32, _ max: Int32, res: Int32 = 0) -> AxisInfo { AxisInfo(minimum: min, maximum: max, resolution: res) }
 
 /// The recorded devices of Tests/fixtures, and a single-touch one.
@@ -134,7 +176,8 @@ func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Touches already down when the device is opened, and the kernel's slot.
     let initialIDs: [Int32] = converter == nil ? (0..<8).map { initial & (1 << $0) != 0 ? Int32(1000 + $0) : -1 } : []
     let initialSlot = Int(setup >> 5)
-    let pipeline = DevicePipeline(description: device, geometry: geometry, configuration: configuration,
+    let config = (Int(choice) / devices.count) & 1 == 0 ? configuration : phoneConfiguration
+    let pipeline = DevicePipeline(description: device, geometry: geometry, configuration: config,
                                   initialTrackingIDs: initialIDs, initialSlot: initialSlot)
     var shadow = SlotDecoder(device: device, geometry: geometry, initialTrackingIDs: initialIDs, initialSlot: initialSlot)
     var touches = TouchChecker()

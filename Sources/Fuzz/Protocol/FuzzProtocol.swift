@@ -30,6 +30,25 @@ func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                 if let id { require((try? JSONValue.parse(id.json)) != nil, "request id JSON: \(id.json)") }
             case .sendStatus(let id):
                 if let id { require((try? JSONValue.parse(id.json)) != nil, "request id JSON: \(id.json)") }
+            case .control(let request, let id):
+                if let id { require((try? JSONValue.parse(id.json)) != nil, "request id JSON: \(id.json)") }
+                // Every reply the daemon could give to it is one line of JSON.
+                let replies: [ControlReply]
+                switch request {
+                case .rotate(let r, let device):
+                    replies = [.rotated(r, devices: device.map { [$0] } ?? []),
+                               .refused(.unknownDevice, "no touchscreen named '\(device ?? "")' is in use")]
+                case .profile(let name):
+                    require(Profiles.nameProblem(name) == nil, "a bad profile name passed: \(name)")
+                    replies = [.profile(RuntimeProfile(name: name), recognizers: [name], warning: name)]
+                case .pause, .resume:
+                    replies = [.profile(RuntimeProfile(paused: true), recognizers: [], warning: nil)]
+                }
+                for r in replies {
+                    let line = ProtocolMessages.reply(r, id: id)
+                    require(!line.utf8.contains(UInt8(ascii: "\n")), "a reply spans lines: \(line)")
+                    require((try? JSONValue.parse(line)) != nil, "not JSON: \(line)")
+                }
             case .unsubscribe:
                 break
             case .close:

@@ -22,7 +22,13 @@ public struct RecognizerFilter: Sendable, Equatable {
     public var devices: [String] = []
     /// Normalised region the sequence must start in; nil means anywhere.
     public var region: Box?
-    public init(devices: [String] = [], region: Box? = nil) { self.devices = devices; self.region = region }
+    /// The edge or corner the sequence must belong to; nil means anywhere.
+    public var edge: EdgeFilter?
+    /// The runtime profiles it belongs to: it takes part only while one of them is active.
+    public var profiles: [String] = [Profiles.defaultName]
+    public init(devices: [String] = [], region: Box? = nil, edge: EdgeFilter? = nil) {
+        self.devices = devices; self.region = region; self.edge = edge
+    }
 
     func accepts(device: String, start: Point) -> Bool {
         if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
@@ -97,6 +103,8 @@ public final class Arena {
         var pending: [Pending] = []
         /// Its transitions go to the log.
         var traced = false
+        /// Its filter lists the arena's profile: it may take part in the next sequence.
+        var inProfile = true
 
         init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
             self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
@@ -175,9 +183,24 @@ public final class Arena {
     private var lastFingers = 0
     /// What timeouts are handed with: a frame without touches.
     private var quiet: TouchFrame
+    /// Some member has an edge filter: only then is the first finger followed.
+    private var hasEdgeFilters = false
+    private var firstFinger = FirstFinger()
+    private var area = Point.zero
     /// Where traces and bugs go; nil: nowhere, at no cost.
     public var log: ArenaLog? {
         didSet { for i in members.indices { members[i].traced = log?.traces(members[i].name) ?? false } }
+    }
+    /// The active runtime profile: only members whose filter lists it take part
+    /// in a new sequence; nil (paused): none does. Like the region, this is
+    /// decided when a sequence starts, so a gesture in flight finishes as it began
+    /// and a member sitting out costs nothing per frame.
+    public var profile: String? = Profiles.defaultName {
+        didSet { for m in members { m.inProfile = takesPart(m.filter) } }
+    }
+    private func takesPart(_ filter: RecognizerFilter) -> Bool {
+        guard let profile else { return false }
+        return filter.profiles.contains(profile)
     }
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
@@ -194,7 +217,9 @@ public final class Arena {
                     relations: Relations = Relations()) {
         let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
         m.traced = log?.traces(name) ?? false
+        m.inProfile = takesPart(filter)
         members.append(m)
+        if filter.edge != nil { hasEdgeFilters = true }
         rebuildRelations()
     }
 
@@ -249,6 +274,7 @@ public final class Arena {
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
         if !sequenceLive && frame.began { startSequence(frame) }
+        if hasEdgeFilters && firstFinger.update(frame) { judgeStarts(at: frame.time, into: &events) }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
         sequenceMaxFingers = input.maxFingers
         lastLocation = frame.centroid
@@ -378,8 +404,14 @@ public final class Arena {
         sequenceLive = true
         sequenceMaxFingers = 0
         let start = frame.centroidNormalised
+        area = frame.areaMM
+        if hasEdgeFilters { firstFinger.start(frame) }
         for i in members.indices {
-            let accepts = members[i].filter.accepts(device: device, start: start)
+            var accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
+            if accepts, let edge = members[i].filter.edge, edge.at == .start {
+                // Landed too far in to have started at the edge, however fast.
+                accepts = edge.mayStart(at: firstFinger.landing, in: area)
+            }
             switch members[i].status {
             case .possible:
                 // Still deciding across sequences (a multi-tap inside its window).
@@ -471,6 +503,10 @@ public final class Arena {
     /// R wants to begin or be recognized: hold it for its requirements, refuse it
     /// if a gesture that began already prevents it, else commit it.
     private func transition(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
+        if let miss = edgeMiss(i) {
+            fail(i, .edge(miss), at: time, into: &events)
+            return
+        }
         for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
             members[i].status = .held(h)
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
@@ -519,7 +555,10 @@ public final class Arena {
 
     private func fail(_ i: Int, _ reason: Reason, at time: EventTime, into events: inout [GestureEvent]) {
         members[i].status = .done(.failed)
-        members[i].failedThrough = max(members[i].failedThrough, members[i].sequence)
+        // Failed for every sequence up to the current one: a multi-tap still
+        // deciding about an earlier sequence sat out those since (its filter or
+        // profile did not take them), so it stands in the way of none of them.
+        members[i].failedThrough = sequence
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
         // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
@@ -530,6 +569,22 @@ public final class Arena {
                 transition(k, h, at: time, into: &events)
             }
             releasePending(of: k, at: time, into: &events)
+        }
+    }
+
+    /// Why member `i`'s sequence is not at the edge it wants, if it is not.
+    private func edgeMiss(_ i: Int) -> EdgeMiss? {
+        guard let edge = members[i].filter.edge, firstFinger.id != nil else { return nil }
+        return firstFinger.judge(edge, in: area)
+    }
+
+    /// The first finger's first motion is known: those that want to start at an
+    /// edge and did not fail now, freeing those that wait for them.
+    private func judgeStarts(at time: EventTime, into events: inout [GestureEvent]) {
+        for i in members.indices where members[i].phase == .possible && members[i].sequence == sequence {
+            guard let edge = members[i].filter.edge, edge.at == .start, let miss = firstFinger.judge(edge, in: area)
+            else { continue }
+            fail(i, .edge(miss), at: time, into: &events)
         }
     }
 
@@ -588,7 +643,8 @@ public final class Arena {
             name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
             locationNormalised: report?.locationNormalised ?? lastNormalised,
-            detail: report?.detail ?? .none, reason: reason))
+            detail: report?.detail ?? .none, reason: reason,
+            edge: m.filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }, step: report?.step))
     }
 
     // MARK: - Log

@@ -47,13 +47,17 @@ public struct GestureEvent: Sendable, Equatable {
     public var cause: Reason?
     /// The same in words and numbers, as the JSON `reason` carries it.
     public var reason: String? { cause?.description }
+    /// The edge or corner of the recognizer's filter, when it has one.
+    public var edge: Edge?
+    /// A slider's step: +1 (right or down on the screen as seen) or −1.
+    public var step: Int?
 
     public init(name: String, kind: GestureKind, state: GestureState, time: EventTime, device: String,
                 fingers: Int, location: Point, locationNormalised: Point, detail: GestureDetail = .none,
-                reason: Reason? = nil) {
+                reason: Reason? = nil, edge: Edge? = nil, step: Int? = nil) {
         self.name = name; self.kind = kind; self.state = state; self.time = time; self.device = device
         self.fingers = fingers; self.location = location; self.locationNormalised = locationNormalised
-        self.detail = detail; self.cause = reason
+        self.detail = detail; self.cause = reason; self.edge = edge; self.step = step
     }
 }
 
@@ -79,6 +83,7 @@ extension GestureEvent {
         w.field("fingers", int: fingers)
         w.field("location_mm", point: location, decimals: 2)
         w.field("location", point: locationNormalised, decimals: 4)
+        if let edge { w.field("edge", string: edge.rawValue) }
         switch detail {
         case .none: break
         case .tap(let taps):
@@ -105,6 +110,7 @@ extension GestureEvent {
         case .rotate(let deg):
             w.field("rotation_deg", fixed: deg, decimals: 1)
         }
+        if let step { w.field("step", int: step) }
         if let cause { w.field("reason", string: cause.description) }
     }
 }

@@ -1,3 +1,10 @@
+/// A slot's last reported position, in device units.
+public struct SlotPosition: Sendable, Equatable {
+    public var x: Int32
+    public var y: Int32
+    public init(x: Int32, y: Int32) { self.x = x; self.y = y }
+}
+
 /// Turns the evdev events of one multitouch device (type B slots, or a single-touch
 /// device with BTN_TOUCH) into `TouchFrame`s: one per SYN_REPORT that changed
 /// anything. Pure: no I/O, no clock. The live reader and replay feed the same code.
@@ -32,7 +39,9 @@ public struct SlotDecoder {
         var live: Bool { trackingID >= 0 && !ignored }
     }
 
-    public let geometry: DeviceGeometry
+    public private(set) var geometry: DeviceGeometry
+    /// A rotation asked for while a finger was down; it applies once none is.
+    public private(set) var pendingRotation: Rotation?
     public let deviceName: String
     private var slots: [Slot]
     private var currentSlot = 0
@@ -61,8 +70,13 @@ public struct SlotDecoder {
     ///   - initialToolTypes: ABS_MT_TOOL_TYPE per slot at open time.
     ///   - initialSlot: the kernel's current slot at open time (it sends
     ///     ABS_MT_SLOT only when the slot changes).
+    ///   - initialPositions: the position per slot at open time (for a
+    ///     single-touch device, ABS_X and ABS_Y): the kernel does not resend an
+    ///     unchanged value, so a touch landing where its slot's last one was
+    ///     reports no x or no y.
     public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
-                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0) {
+                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0,
+                initialPositions: [SlotPosition] = []) {
         self.geometry = geometry
         self.deviceName = device.name
         singleTouch = !device.isMultitouch
@@ -73,11 +87,34 @@ public struct SlotDecoder {
             slots[i].ignored = true
         }
         for (i, tool) in initialToolTypes.prefix(count).enumerated() { slots[i].toolType = tool }
+        for (i, p) in initialPositions.prefix(count).enumerated() {
+            slots[i].rawX = geometry.x.clamp(p.x)
+            slots[i].rawY = geometry.y.clamp(p.y)
+        }
         currentSlot = initialSlot
         nextSerial = UInt64(serial) << 40
         frame = TouchFrame(time: .zero, device: device.name, touches: [], areaMM: geometry.orientedSizeMM)
         frame.touches.reserveCapacity(count * 2)
         finished.reserveCapacity(count)
+    }
+
+    /// The rotation the next touch sequence is read with.
+    public var rotation: Rotation { pendingRotation ?? geometry.rotation }
+
+    /// Turns the screen as the config's `rotation` does, from the next touch
+    /// sequence on: at once when no finger is down, else before the first event
+    /// after the last finger lifted. A sequence is never read half in one
+    /// orientation and half in another, so a gesture in flight keeps its directions.
+    public mutating func rotate(to r: Rotation) {
+        pendingRotation = r
+        applyPendingRotation()
+    }
+
+    private mutating func applyPendingRotation() {
+        guard let r = pendingRotation, !dirty, finished.isEmpty, !slots.contains(where: \.live) else { return }
+        pendingRotation = nil
+        geometry.rotation = r
+        frame.areaMM = geometry.orientedSizeMM
     }
 
     /// Live touches right now (after the last completed frame).
@@ -86,6 +123,7 @@ public struct SlotDecoder {
     /// Feeds one event. Returns true when it completed a frame; read it with
     /// `withFrame` before the next call.
     public mutating func feed(_ e: RawEvent) -> Bool {
+        if pendingRotation != nil { applyPendingRotation() }
         if discarding {
             if e.type == EV.SYN && e.code == SYN.REPORT {
                 discarding = false

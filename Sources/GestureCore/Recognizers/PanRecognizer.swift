@@ -6,17 +6,32 @@
 /// `fingers` in its events is the most fingers down at once in the sequence so
 /// far: it stays put while the fingers lift one by one at the end, so `began`,
 /// every `changed` and `ended` of a four-finger drag all say 4.
+///
+/// With `stepMM` it is a slider (lisgd's "pressed" mode): it begins when the
+/// travel along `axis` first reaches `stepMM`, and then says `changed` only when
+/// the travel reaches another step from the last one reported, each event with
+/// `step` +1 (right or down on the screen as seen) or −1. Going back needs a
+/// whole step, so a finger resting on a boundary does not chatter; at most one
+/// step is reported per frame, the rest on the next frames. A motion that goes
+/// `stepMM` across the axis before it goes `stepMM` along it fails the slider.
 public final class PanRecognizer: Recognizer {
+    public enum Axis: String, Sendable, CaseIterable { case x, y }
+
     public struct Parameters: Sendable, Equatable {
         public var minFingers = 1
         public var maxFingers = 10
         public var startThresholdMM = 5.0
+        /// 0: a plain pan; above 0: a slider with steps this long.
+        public var stepMM = 0.0
+        public var axis = Axis.y
         public init() {}
     }
 
     public enum Failure: Sendable, Equatable {
         /// The fingers lifted after the centroid moved only this far.
         case tooShort(Double, threshold: Double)
+        /// A slider's fingers moved this far across its axis before a step along it.
+        case acrossAxis(Double, step: Double, axis: Axis)
     }
 
     enum State {
@@ -34,6 +49,8 @@ public final class PanRecognizer: Recognizer {
     private var state = State.idle
     private var centroidTranslation = CentroidTranslation()
     private var velocity = VelocityEstimate()
+    /// A slider's last reported step, in steps from where it started.
+    private var level = 0
 
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
@@ -41,6 +58,7 @@ public final class PanRecognizer: Recognizer {
         state = .idle
         centroidTranslation.reset()
         velocity.reset()
+        level = 0
     }
 
     public var stateDescription: String {
@@ -56,6 +74,7 @@ public final class PanRecognizer: Recognizer {
         guard case .frame(let input) = event else { return .none }  // no timer
         let t = centroidTranslation.update(frame)
         velocity.add(t, at: frame.time)
+        if parameters.stepMM > 0 { return slide(frame, t, input) }
         switch state {
         case .idle, .tracking:
             state = .tracking
@@ -77,9 +96,42 @@ public final class PanRecognizer: Recognizer {
         }
     }
 
-    private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput) -> Report {
+    private func slide(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput) -> Proposal {
+        let step = parameters.stepMM
+        let along = parameters.axis == .x ? t.x : t.y
+        let across = parameters.axis == .x ? t.y : t.x
+        switch state {
+        case .idle, .tracking:
+            state = .tracking
+            if abs(along) < step && abs(across) >= step {
+                state = .done
+                return .fail(.pan(.acrossAxis(abs(across), step: step, axis: parameters.axis)))
+            }
+            if input.isLast {
+                state = .done
+                return .fail(.pan(.tooShort(abs(along), threshold: step)))
+            }
+            guard input.fingers >= parameters.minFingers, abs(along) >= step else { return .none }
+            state = .panning
+            level = along > 0 ? 1 : -1
+            return .begin(report(frame, t, input, step: level))
+        case .panning:
+            if input.isLast || !fingers.contains(input.fingers) {
+                state = .done
+                return .end(report(frame, t, input))
+            }
+            let here = along / step
+            if here >= Double(level + 1) { level += 1; return .change(report(frame, t, input, step: 1)) }
+            if here <= Double(level - 1) { level -= 1; return .change(report(frame, t, input, step: -1)) }
+            return .none
+        case .done:
+            return .none
+        }
+    }
+
+    private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput, step: Int? = nil) -> Report {
         Report(detail: .pan(translation: t, velocity: velocity.mmPerSecond), fingers: input.maxFingers,
-               location: frame.centroid, locationNormalised: frame.centroidNormalised)
+               location: frame.centroid, locationNormalised: frame.centroidNormalised, step: step)
     }
 }
 

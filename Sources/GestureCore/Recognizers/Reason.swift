@@ -22,6 +22,9 @@ public enum Reason: Sendable, Equatable {
     case checkmark(CheckmarkRecognizer.Failure)
     case tickle(TickleRecognizer.Failure)
 
+    /// The sequence was not at the edge the recognizer's filter wants.
+    case edge(EdgeMiss)
+
     /// The arena decided, not the recognizer's own look at the touches.
     case arena(ArenaDecision)
     /// Everything in flight ended at once.
@@ -34,7 +37,7 @@ public enum Reason: Sendable, Equatable {
         switch self {
         case .arena, .teardown: true
         case .touchCancelled, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger, .strokeTookTooLong, .circle,
-             .checkmark, .tickle: false
+             .checkmark, .tickle, .edge: false
         }
     }
 

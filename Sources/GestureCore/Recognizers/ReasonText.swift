@@ -26,6 +26,8 @@ extension Reason: CustomStringConvertible {
         case .pan(let f):
             switch f {
             case .tooShort(let mm, let threshold): return "lifted after \(n.mm(mm)) < \(n.mm(threshold))"
+            case .acrossAxis(let mm, let step, let axis):
+                return "moved \(n.mm(mm)) across its \(axis.rawValue) axis before a \(n.mm(step)) step along it"
             }
         case .swipe(let f):
             switch f {
@@ -33,6 +35,12 @@ extension Reason: CustomStringConvertible {
             case .tooShort(let mm, let min): return "travelled \(n.mm(mm)) < \(n.mm(min))"
             case .tooSlow(let speed, let min):
                 return "speed \(n.fixed(speed, 0)) mm/s < \(n.fixed(min, 0)) mm/s"
+            case .tooShortForScreen(let fraction, let min):
+                return "travelled \(n.fixed(fraction, 2)) of the screen < \(n.fixed(min, 2))"
+            case .stoppedBeforeLift(let speed, let min):
+                return "slowed to \(n.fixed(speed, 0)) mm/s before lifting < \(n.fixed(min, 0)) mm/s"
+            case .notStraight(let straightness, let min):
+                return "not straight: straightness \(n.fixed(straightness, 2)) < \(n.fixed(min, 2))"
             case .offAxis(let degrees, let direction, let max):
                 return "\(n.fixed(degrees, 0))° off \(direction.rawValue) > \(n.fixed(max, 0))°"
             case .directionNotAllowed(let direction, let allowed):
@@ -106,6 +114,13 @@ extension Reason: CustomStringConvertible {
             case .tooFewReversals(let count, let needed):
                 return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
             }
+        case .edge(let miss):
+            switch miss {
+            case .tooFar(let edge, let mm, let max):
+                return "not at the \(Self.edgeName(edge)): started \(n.mm(mm)) from it > \(n.mm(max))"
+            case .outsideRange(let edge): return "at the \(Self.edgeName(edge)), outside its edge_range"
+            case .atAnEdge: return "at an edge; this recognizer wants none"
+            }
         case .arena(let d):
             switch d {
             case .excluded(let by, let began): return "excluded: \(by) \(began ? "began" : "was recognized") first"
@@ -125,6 +140,14 @@ extension Reason: CustomStringConvertible {
             case .endOfRecording: return "end of recording"
             case .other(let words): return words
             }
+        }
+    }
+
+    private static func edgeName(_ edge: Edge) -> String {
+        switch edge {
+        case .left, .right, .top, .bottom: "\(edge.rawValue) edge"
+        case .topLeft, .topRight, .bottomLeft, .bottomRight: "\(edge == .topLeft ? "top left" : edge == .topRight ? "top right" : edge == .bottomLeft ? "bottom left" : "bottom right") corner"
+        case .none: "no edge"
         }
     }
 

@@ -4,10 +4,12 @@ public struct Report: Sendable, Equatable {
     public var fingers: Int
     public var location: Point
     public var locationNormalised: Point
+    /// A slider's step: +1 (right or down on the screen as seen) or −1.
+    public var step: Int?
 
-    public init(detail: GestureDetail, fingers: Int, location: Point, locationNormalised: Point) {
+    public init(detail: GestureDetail, fingers: Int, location: Point, locationNormalised: Point, step: Int? = nil) {
         self.detail = detail; self.fingers = fingers; self.location = location
-        self.locationNormalised = locationNormalised
+        self.locationNormalised = locationNormalised; self.step = step
     }
 }
 

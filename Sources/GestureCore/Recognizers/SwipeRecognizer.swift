@@ -1,24 +1,74 @@
 /// Swipe: `fingers` fingers moving fast and mostly straight in one direction, then
-/// lifting. Discrete, decided at lift: the centroid must have travelled at least
-/// `minDistanceMM` within `maxDuration`, at `minSpeedMMPerS` on average, within
-/// `maxAngleDegrees` of one of the allowed directions. Reports the direction.
+/// lifting. Discrete, decided at lift, by speed and straightness rather than by a
+/// fixed duration: the centroid must have travelled at least `minDistanceMM` and
+/// `minLength` of the screen's extent along the motion, at `minSpeedMMPerS` on
+/// average and still at a quarter of it over the last 80 ms before the lift (a
+/// finger easing out still moves; one that stopped before lifting placed
+/// something, it did not swipe), with a path
+/// at most 1 / `minStraightness` times the straight line, within
+/// `maxAngleDegrees` of one of the allowed directions. With a diagonal among the
+/// directions, the nearest of all eight is taken; else the nearest of the four.
+/// `maxDuration` (0: none) bounds it in time as well. Reports the direction.
 public final class SwipeRecognizer: Recognizer {
-    public enum Direction: String, Sendable, CaseIterable { case left, right, up, down }
+    public enum Direction: String, Sendable, CaseIterable {
+        case left, right, up, down
+        case upLeft = "up_left", upRight = "up_right", downLeft = "down_left", downRight = "down_right"
+
+        public var isDiagonal: Bool {
+            switch self {
+            case .left, .right, .up, .down: false
+            case .upLeft, .upRight, .downLeft, .downRight: true
+            }
+        }
+
+        /// Its angle on the screen: degrees clockwise from right (y grows downwards).
+        var degrees: Double {
+            switch self {
+            case .right: 0
+            case .downRight: 45
+            case .down: 90
+            case .downLeft: 135
+            case .left: 180
+            case .upLeft: 225
+            case .up: 270
+            case .upRight: 315
+            }
+        }
+
+        static let cardinal: [Direction] = [.right, .down, .left, .up]
+        static let all: [Direction] = [.right, .downRight, .down, .downLeft, .left, .upLeft, .up, .upRight]
+    }
 
     public struct Parameters: Sendable, Equatable {
         public var fingers = 1
-        public var directions: Set<Direction> = Set(Direction.allCases)
+        public var directions: Set<Direction> = [.left, .right, .up, .down]
         public var minDistanceMM = 15.0
+        /// Fraction of the screen's extent along the motion (width, height, or the
+        /// diagonal for a diagonal swipe); lisgd's S, M, L are 0, 0.33, 0.66.
+        public var minLength = 0.0
         public var minSpeedMMPerS = 80.0
-        public var maxDuration = Millis(800)
+        /// 0: no limit.
+        public var maxDuration = Millis(0)
         public var maxAngleDegrees = 30.0
+        /// Straight-line travel / path length of the centroid.
+        public var minStraightness = 0.75
         public init() {}
+
+        /// The largest `maxAngleDegrees` with diagonals among the directions:
+        /// beyond it, neighbouring directions would overlap.
+        public static let maxAngleWithDiagonals = 22.5
+        public var usesDiagonals: Bool { directions.contains { $0.isDiagonal } }
     }
 
     public enum Failure: Sendable, Equatable {
         case timedOut(max: Millis)
         case tooShort(Double, min: Double)
+        /// Travelled this fraction of the screen's extent along the motion.
+        case tooShortForScreen(Double, min: Double)
         case tooSlow(Double, min: Double)
+        /// Slowed to this speed over the last moments before the lift.
+        case stoppedBeforeLift(Double, min: Double)
+        case notStraight(Double, min: Double)
         /// This many degrees off the nearest direction.
         case offAxis(Double, Direction, max: Double)
         case directionNotAllowed(Direction, allowed: Set<Direction>)
@@ -37,16 +87,27 @@ public final class SwipeRecognizer: Recognizer {
     private var state = State.idle
     /// Landing and lifting fingers do not count as travel.
     private var centroidTranslation = CentroidTranslation()
+    private var velocity = VelocityEstimate()
+    private var path = 0.0
+    private var lastTranslation = Point.zero
+
+    /// Below this share of `minSpeedMMPerS` over the last 80 ms, the finger
+    /// stopped before lifting (a swipe easing out slows to about half).
+    static let stoppedFraction = 0.25
 
     public init(_ parameters: Parameters) { self.parameters = parameters }
 
     public func reset() {
         state = .idle
         centroidTranslation.reset()
+        velocity.reset()
+        path = 0
+        lastTranslation = .zero
     }
 
     public var deadline: EventTime? {
-        if case .tracking(let since, _) = state { since + parameters.maxDuration } else { nil }
+        guard parameters.maxDuration.value > 0, case .tracking(let since, _) = state else { return nil }
+        return since + parameters.maxDuration
     }
 
     public var stateDescription: String {
@@ -72,26 +133,47 @@ public final class SwipeRecognizer: Recognizer {
 
     private func track(_ frame: borrowing TouchFrame, _ input: TouchInput, since: EventTime, start: Point) -> Proposal {
         let translation = centroidTranslation.update(frame)
+        path += translation.distance(to: lastTranslation)
+        lastTranslation = translation
+        velocity.add(translation, at: frame.time)
         guard input.isLast else {
             state = .tracking(since: since, start: start)
             return .none
         }
+        let p = parameters
         let distance = translation.length
-        if distance < parameters.minDistanceMM { return fail(.tooShort(distance, min: parameters.minDistanceMM)) }
+        if distance < p.minDistanceMM { return fail(.tooShort(distance, min: p.minDistanceMM)) }
         let speed = distance / max((frame.time - since).seconds, 0.001)
-        if speed < parameters.minSpeedMMPerS { return fail(.tooSlow(speed, min: parameters.minSpeedMMPerS)) }
-        let direction: Direction
-        let off: Double
-        if abs(translation.x) >= abs(translation.y) {
-            direction = translation.x > 0 ? .right : .left
-            off = degrees(atan2(abs(translation.y), abs(translation.x)))
-        } else {
-            direction = translation.y > 0 ? .down : .up
-            off = degrees(atan2(abs(translation.x), abs(translation.y)))
+        if speed < p.minSpeedMMPerS { return fail(.tooSlow(speed, min: p.minSpeedMMPerS)) }
+        // A finger easing out still moves; one that stopped has all but halted.
+        let endSpeed = velocity.mmPerSecond.length
+        let stopped = p.minSpeedMMPerS * Self.stoppedFraction
+        if endSpeed < stopped { return fail(.stoppedBeforeLift(endSpeed, min: stopped)) }
+        let straightness = path > 0 ? distance / path : 1
+        if straightness < p.minStraightness { return fail(.notStraight(straightness, min: p.minStraightness)) }
+        // Nearest direction, and how far off it the travel is.
+        var angle = degrees(atan2(translation.y, translation.x))
+        if angle < 0 { angle += 360 }
+        var direction = Direction.right
+        var off = 360.0
+        for d in p.usesDiagonals ? Direction.all : Direction.cardinal {
+            var diff = abs(angle - d.degrees)
+            if diff > 180 { diff = 360 - diff }
+            if diff < off { off = diff; direction = d }
         }
-        if off > parameters.maxAngleDegrees { return fail(.offAxis(off, direction, max: parameters.maxAngleDegrees)) }
-        if !parameters.directions.contains(direction) {
-            return fail(.directionNotAllowed(direction, allowed: parameters.directions))
+        if off > p.maxAngleDegrees { return fail(.offAxis(off, direction, max: p.maxAngleDegrees)) }
+        if !p.directions.contains(direction) {
+            return fail(.directionNotAllowed(direction, allowed: p.directions))
+        }
+        if p.minLength > 0 {
+            let area = frame.areaMM
+            let extent: Double = switch direction {
+            case .left, .right: area.x
+            case .up, .down: area.y
+            case .upLeft, .upRight, .downLeft, .downRight: area.length
+            }
+            let fraction = extent > 0 ? distance / extent : 0
+            if fraction < p.minLength { return fail(.tooShortForScreen(fraction, min: p.minLength)) }
         }
         state = .done
         return .recognize(Report(detail: .swipe(direction: direction.rawValue, translation: translation, speedMMPerS: speed),

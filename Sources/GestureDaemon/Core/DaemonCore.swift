@@ -16,11 +16,13 @@ public struct DeviceSnapshot: Sendable {
     public var trackingIDs: [Int32]
     public var toolTypes: [Int32]
     public var slot: Int
+    /// Per slot, the last position reported: a touch landing on it again reports none.
+    public var positions: [SlotPosition]
 
     public init(node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
-                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0) {
+                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = []) {
         self.node = node; self.description = description; self.isTypeA = isTypeA
-        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot
+        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot; self.positions = positions
     }
 }
 
@@ -96,6 +98,9 @@ public struct DaemonCore {
         case sockets(nextDeadline: EventTime?, subscribers: Int)
         /// Writing to stdout failed.
         case outputFailed(Errno, at: EventTime)
+        /// A socket client asks to rotate, switch profile, pause or resume;
+        /// `client` says who, for the log. Answered with `.reply`.
+        case control(ControlRequest, from: String, at: EventTime)
     }
 
     public enum ReadEnd: Sendable, Equatable {
@@ -160,6 +165,8 @@ public struct DaemonCore {
         /// Tell every client the daemon stops and close the socket.
         case shutDownSocket
         case stop(exitStatus: Int32)
+        /// The answer to a `.control` input, for the client that asked.
+        case reply(ControlReply)
     }
 
     /// A class, so that the per-read lookup and the deadline scan take one
@@ -196,6 +203,13 @@ public struct DaemonCore {
     var udevErrors = RateLimit(burst: 3, interval: Millis(60_000))
     var stopping = false
     var printing: Bool
+    /// What clients set at runtime; it outlives a reload, not a restart. A
+    /// rotation for every touchscreen, and rotations by device name (a later
+    /// one for every touchscreen replaces them).
+    var runtimeRotation: Rotation?
+    var runtimeRotations: [String: Rotation] = [:]
+    public private(set) var profile = RuntimeProfile()
+    var controlLog = RateLimit(burst: 20, interval: Millis(10_000))
 
     public init(configuration: Configuration, options: Options) {
         self.configuration = configuration
@@ -211,14 +225,16 @@ public struct DaemonCore {
         DaemonInfo(configuration: configuration, devices: openDevices.compactMap { devices[$0] }.map {
             DaemonInfo.Device(name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
                               sizeMM: $0.pipeline.decoder.geometry.sizeMM,
-                              sizeSource: $0.pipeline.decoder.geometry.sizeSource)
-        })
+                              sizeSource: $0.pipeline.decoder.geometry.sizeSource,
+                              rotation: $0.pipeline.decoder.rotation)
+        }, profile: profile)
     }
 
     /// systemd's STATUS line.
     public var statusLine: String {
         let d = devices.count
-        return "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers, \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+        let mode = profile.paused ? ", paused" : profile.name == Profiles.defaultName ? "" : ", profile \(profile.name)"
+        return "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers\(mode), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
     }
 
     /// The earliest deadline the timer must wake for.
@@ -240,7 +256,10 @@ public struct DaemonCore {
 
     /// Applies one input; appends what the caller must do, in order.
     public mutating func handle(_ input: Input, into actions: inout [Action]) {
-        if stopping { return }
+        if stopping {
+            if case .control = input { actions.append(.reply(.refused(.unavailable, "gestured is stopping"))) }
+            return
+        }
         switch input {
         case .start(let now):
             if let interval = options.watchdogInterval {
@@ -328,6 +347,8 @@ public struct DaemonCore {
             printing = false
             shutDown(reason: .daemonStopping, exitStatus: 1, at: now, into: &actions)
             return
+        case .control(let request, let client, let now):
+            control(request, from: client, at: now, into: &actions)
         }
         rearm(into: &actions)
     }
@@ -409,7 +430,7 @@ public struct DaemonCore {
         if let invalid {
             log(.warning(.device), "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(invalid)\": expected six numbers; check the udev rule that sets it", into: &actions)
         }
-        guard let geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix) else {
+        guard var geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix) else {
             log(.info, "skipping \(name): \(SkipReason.noPositionAxes)", into: &actions)
             return nil
         }
@@ -419,11 +440,15 @@ public struct DaemonCore {
         if geometry.sizeSource == .fallback {
             log(.warning(.config), "'\(s.description.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
         }
+        // What a client set at runtime outlives a reload and a replug.
+        if let r = runtimeRotations[s.description.name] ?? runtimeRotation { geometry.rotation = r }
         let serial = nextSerial
         nextSerial &+= 1
-        return DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
-                              serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
-                              initialSlot: s.slot, log: arenaLog)
+        let pipeline = DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
+                                      serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
+                                      initialSlot: s.slot, initialPositions: s.positions, log: arenaLog)
+        pipeline.arena.profile = profile.active
+        return pipeline
     }
 
     /// Tears a device down, once: every live touch and every gesture in flight
@@ -476,6 +501,78 @@ public struct DaemonCore {
         guard listing == nil else { return }  // said once the listing is done
         actions.append(.updateInfo(info))
         actions.append(.notify(.status(statusLine)))
+    }
+
+    // MARK: - Requests from clients
+
+    /// Rotation, profile, pause and resume: applied to every open device's
+    /// decoder or arena (each takes it from its next touch sequence on), kept for
+    /// devices opened later and for reloads, and answered.
+    private mutating func control(_ request: ControlRequest, from client: String, at now: EventTime,
+                                  into actions: inout [Action]) {
+        let reply: ControlReply
+        let what: String
+        switch request {
+        case .rotate(let r, let name?):
+            let matching = openDevices.filter { devices[$0]!.description.name == name }
+            guard !matching.isEmpty else {
+                let names = Set(devices.values.map(\.description.name)).sorted()
+                let known = names.isEmpty ? "no touchscreen is in use now"
+                    : "touchscreens in use: " + names.map { "'\($0)'" }.joined(separator: ", ")
+                actions.append(.reply(.refused(.unknownDevice, "no touchscreen named '\(name)' is in use; \(known)")))
+                return
+            }
+            runtimeRotations[name] = r
+            for syspath in matching { devices[syspath]!.pipeline.rotate(to: r) }
+            reply = .rotated(r, devices: [name])
+            what = "rotation \(r.rawValue)° for '\(sanitizedForLog(name, maxCharacters: 64))' from its next touch sequence"
+        case .rotate(let r, nil):
+            runtimeRotation = r
+            runtimeRotations = [:]
+            for syspath in openDevices { devices[syspath]!.pipeline.rotate(to: r) }
+            reply = .rotated(r, devices: Set(devices.values.map(\.description.name)).sorted())
+            what = "rotation \(r.rawValue)° for every touchscreen from its next touch sequence"
+        case .profile(let name):
+            profile = RuntimeProfile(name: name, paused: false)
+            reply = profileReply()
+            what = "profile '\(sanitizedForLog(name, maxCharacters: 64))' from the next touch sequence"
+        case .pause:
+            profile.paused = true
+            reply = profileReply()
+            what = "paused: no recognizer takes part from the next touch sequence"
+        case .resume:
+            profile.paused = false
+            reply = profileReply()
+            what = "resumed with profile '\(sanitizedForLog(profile.name, maxCharacters: 64))'"
+        }
+        switch request {
+        case .rotate: break
+        case .profile, .pause, .resume:
+            for d in devices.values { d.pipeline.arena.profile = profile.active }
+        }
+        if case .profile(_, _, let warning?) = reply { controlLine("\(client): \(what); \(warning)", at: now, into: &actions) }
+        else { controlLine("\(client): \(what)", at: now, into: &actions) }
+        actions.append(.reply(reply))
+        changed(into: &actions)
+    }
+
+    private func profileReply() -> ControlReply {
+        let taking = profile.paused ? [] : configuration.recognizers.filter { $0.filter.profiles.contains(profile.name) }.map(\.name)
+        let warning = !profile.paused && taking.isEmpty
+            ? "no recognizer has the profile '\(profile.name)': none takes part until another profile is chosen or a reload brings one"
+            : nil
+        return .profile(profile, recognizers: taking, warning: warning)
+    }
+
+    /// A client's request goes to the log, at most `controlLog.burst` lines per interval.
+    private mutating func controlLine(_ line: String, at now: EventTime, into actions: inout [Action]) {
+        switch controlLog.allow(at: now) {
+        case .allowed(let suppressed):
+            let more = suppressed > 0 ? " (\(suppressed) more requests since the last one logged)" : ""
+            log(.info, line + more, into: &actions)
+        case .suppressed:
+            break
+        }
     }
 
     // MARK: - Time

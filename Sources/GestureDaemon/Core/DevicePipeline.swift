@@ -11,11 +11,11 @@ public final class DevicePipeline {
 
     public init(description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
                 serial: UInt32 = 0, initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
-                initialSlot: Int = 0, log: ArenaLog? = nil) {
+                initialSlot: Int = 0, initialPositions: [SlotPosition] = [], log: ArenaLog? = nil) {
         self.description = description
         decoder = SlotDecoder(device: description, geometry: geometry, serial: serial,
                               initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
-                              initialSlot: initialSlot)
+                              initialSlot: initialSlot, initialPositions: initialPositions)
         arena = configuration.makeArena(device: description.name)
         arena.log = log
         events.reserveCapacity(16)
@@ -26,6 +26,9 @@ public final class DevicePipeline {
     public func feed(_ e: RawEvent) {
         if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
     }
+
+    /// Turns the screen from the next touch sequence on (`SlotDecoder.rotate(to:)`).
+    public func rotate(to r: Rotation) { decoder.rotate(to: r) }
 
     /// libevdev reported SYN_DROPPED: the events that follow are a resync.
     public func beginResync() { decoder.beginResync() }

@@ -18,7 +18,7 @@ final class ReadBuffer: RawEventSink {
 /// timerfd, the signalfd, the config watcher and the socket server (where an
 /// event leaves). It decides nothing: each readiness becomes an input to
 /// `DaemonCore`, and the core's actions are carried out here, in order.
-public final class DaemonLoop {
+public final class DaemonLoop: DaemonControl {
     public private(set) var core: DaemonCore
     public let loop: EventLoop
     public let server: SocketServer?
@@ -42,6 +42,8 @@ public final class DaemonLoop {
     private var exitStatus: Int32 = 0
     /// What the core last heard about the sockets.
     private var reportedSockets: (deadline: EventTime?, subscribers: Int) = (nil, 0)
+    /// The core's answer to the control request being carried out.
+    private var controlReply: ControlReply?
 
     public init(configuration: Configuration, options: DaemonCore.Options, listener: ListeningSocket?,
                 notifier: SystemdNotifier, log: Logger, arenaLog: ArenaLog? = nil) throws(Errno) {
@@ -77,6 +79,7 @@ public final class DaemonLoop {
         }
         if let server {
             adapter.afterActivity = { [unowned self] in reportSockets() }
+            server.controller = self
             server.start(on: adapter)
             log.info("socket: listening (\(server.listener.origin))")
         }
@@ -147,6 +150,14 @@ public final class DaemonLoop {
         guard now.deadline != reportedSockets.deadline || now.subscribers != reportedSockets.subscribers else { return }
         reportedSockets = now
         send(.sockets(nextDeadline: now.deadline, subscribers: now.subscribers))
+    }
+
+    /// A client's rotate, profile, pause or resume, carried out by the core at once.
+    public func control(_ request: ControlRequest, from client: String) -> ControlReply {
+        controlReply = nil
+        defer { controlReply = nil }
+        send(.control(request, from: client, at: monotonicNow()))
+        return controlReply ?? .refused(.unavailable, "gestured did not answer the request")
     }
 
     // MARK: - Actions
@@ -263,6 +274,8 @@ public final class DaemonLoop {
             // The cancellations just published go before the final line.
             server?.flushPublished()
             server?.shutdown()
+        case .reply(let r):
+            controlReply = r
         case .stop(let status):
             exitStatus = status
             loop.stop()
@@ -272,6 +285,6 @@ public final class DaemonLoop {
     private func snapshot(of evdev: EvdevDevice, node: InputNode) -> DeviceSnapshot {
         DeviceSnapshot(node: node, description: evdev.description, isTypeA: evdev.isTypeA,
                        trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
-                       slot: evdev.currentSlot())
+                       slot: evdev.currentSlot(), positions: evdev.currentPositions())
     }
 }

@@ -41,6 +41,8 @@ public struct ClientSession: Sendable {
         case sendSubscribed(SubscriptionFilter, id: JSONValue?)
         /// Queue a `status` reply carrying this request id.
         case sendStatus(id: JSONValue?)
+        /// Have the daemon carry out this request and queue its reply with this id.
+        case control(ControlRequest, id: JSONValue?)
         /// Stop reading; close once the queued lines are written.
         case close
     }
@@ -207,8 +209,28 @@ public struct ClientSession: Sendable {
             case .failure(let problem):
                 fail(.badArgument, problem.message, id: id, into: &actions)
             }
+        case "rotate":
+            guard checkKeys(request, allowed: ["rotation", "device"], id: id, &actions) else { return }
+            switch Self.rotation(from: request) {
+            case .success(let r): actions.append(.control(r, id: id))
+            case .failure(let problem): fail(.badArgument, problem.message, id: id, into: &actions)
+            }
+        case "profile":
+            guard checkKeys(request, allowed: ["name"], id: id, &actions) else { return }
+            guard let name = request["name"]?.string else {
+                fail(.badArgument, "'name' is required: the profile to make active, a string", id: id, into: &actions)
+                return
+            }
+            if let problem = Profiles.nameProblem(name) {
+                fail(.badArgument, "'name': \(problem)", id: id, into: &actions)
+                return
+            }
+            actions.append(.control(.profile(name), id: id))
+        case "pause", "resume":
+            guard checkKeys(request, allowed: [], id: id, &actions) else { return }
+            actions.append(.control(cmd == "pause" ? .pause : .resume, id: id))
         default:
-            fail(.unknownCommand, "unknown command '\(cmd)'; commands are subscribe, unsubscribe, status, ping",
+            fail(.unknownCommand, "unknown command '\(cmd)'; commands are subscribe, unsubscribe, status, ping, rotate, profile, pause, resume",
                  id: id, into: &actions)
         }
     }
@@ -225,6 +247,28 @@ public struct ClientSession: Sendable {
     }
 
     struct Problem: Error { var message: String }
+
+    /// Reads a rotate request: `rotation` in degrees clockwise, and an optional `device` name.
+    static func rotation(from request: JSONValue) -> Result<ControlRequest, Problem> {
+        let expected = "0, 90, 180 or 270 (degrees clockwise, as a [[device]] rotation in the config)"
+        switch request["rotation"] {
+        case nil, .null?: return .failure(Problem(message: "'rotation' is required: \(expected)"))
+        default: break
+        }
+        // A number from outside: compared before it is converted, so no value traps.
+        guard case .number(let n)? = request["rotation"], n == n.rounded(), abs(n) <= 360,
+              let rotation = Rotation(rawValue: Int(n)) else {
+            return .failure(Problem(message: "'rotation' is \(expected), got \(String(request["rotation"]!.json.prefix(40)))"))
+        }
+        switch request["device"] {
+        case nil, .null?:
+            return .success(.rotate(rotation, device: nil))
+        case .string(let name)? where !name.isEmpty:
+            return .success(.rotate(rotation, device: name))
+        default:
+            return .failure(Problem(message: "'device' is a touchscreen's name as status and hello show it; leave it out for every touchscreen"))
+        }
+    }
 
     /// Reads a subscribe request's filter; each field is a string or a list of strings.
     static func filter(from request: JSONValue, limits: Limits = Limits()) -> Result<SubscriptionFilter, Problem> {

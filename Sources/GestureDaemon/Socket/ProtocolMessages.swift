@@ -16,28 +16,41 @@ public struct DaemonInfo: Sendable, Equatable {
         public var sizeMM: Point
         /// Where `sizeMM` came from; `fallback` means a guess (no resolution, no config).
         public var sizeSource: DeviceGeometry.SizeSource
-        public init(name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution) {
+        /// The rotation the next touch sequence is read with (config, or set at runtime).
+        public var rotation: Rotation
+        public init(name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution,
+                    rotation: Rotation = .none) {
             self.name = name; self.node = node; self.sizeMM = sizeMM; self.sizeSource = sizeSource
+            self.rotation = rotation
         }
     }
     public struct Recognizer: Sendable, Equatable {
         public var name: String
         public var kind: GestureKind
-        public init(name: String, kind: GestureKind) { self.name = name; self.kind = kind }
+        /// The runtime profiles it takes part in.
+        public var profiles: [String]
+        public init(name: String, kind: GestureKind, profiles: [String] = [Profiles.defaultName]) {
+            self.name = name; self.kind = kind; self.profiles = profiles
+        }
     }
     public var devices: [Device] = []
     public var recognizers: [Recognizer] = []
     /// Where the running config came from.
     public var configSource = "<built-in>"
+    /// The active profile and whether the daemon is paused.
+    public var profile = RuntimeProfile()
 
-    public init(devices: [Device] = [], recognizers: [Recognizer] = [], configSource: String = "<built-in>") {
+    public init(devices: [Device] = [], recognizers: [Recognizer] = [], configSource: String = "<built-in>",
+                profile: RuntimeProfile = RuntimeProfile()) {
         self.devices = devices; self.recognizers = recognizers; self.configSource = configSource
+        self.profile = profile
     }
 
-    public init(configuration: Configuration, devices: [Device] = []) {
+    public init(configuration: Configuration, devices: [Device] = [], profile: RuntimeProfile = RuntimeProfile()) {
         self.devices = devices
-        recognizers = configuration.recognizers.map { Recognizer(name: $0.name, kind: $0.kind) }
+        recognizers = configuration.recognizers.map { Recognizer(name: $0.name, kind: $0.kind, profiles: $0.filter.profiles) }
         configSource = configuration.source
+        self.profile = profile
     }
 }
 
@@ -60,12 +73,16 @@ public enum ProtocolErrorCode: String, Sendable {
     /// Final, instead of `hello`: the daemon takes no more clients now (its
     /// client limit, the per-user limit, or it ran out of file descriptors).
     case tooManyClients = "too_many_clients"
+    /// A `rotate` request named a touchscreen that is not in use.
+    case unknownDevice = "unknown_device"
+    /// A request the daemon cannot carry out now (it is stopping).
+    case unavailable
 
     /// Whether the connection is closed after the line.
     public var isFinal: Bool {
         switch self {
         case .tooManyErrors, .slowConsumer, .shuttingDown, .tooManyClients: return true
-        case .malformed, .unknownCommand, .badArgument, .lineTooLong: return false
+        case .malformed, .unknownCommand, .badArgument, .lineTooLong, .unknownDevice, .unavailable: return false
         }
     }
 }
@@ -80,7 +97,22 @@ public enum ProtocolMessages {
         w.field("version", string: daemonVersion)
         w.field("devices", raw: devices(info.devices))
         w.field("recognizers", raw: recognizers(info.recognizers))
+        profileFields(info.profile, into: &w)
         return w.finish()
+    }
+
+    static func profileFields(_ p: RuntimeProfile, into w: inout JSONWriter) {
+        w.field("profile", string: p.name)
+        w.field("paused", raw: p.paused ? "true" : "false")
+    }
+
+    static func strings(_ list: [String]) -> String {
+        var out = "["
+        for (i, s) in list.enumerated() {
+            if i > 0 { out += "," }
+            JSONWriter.appendQuoted(s, to: &out)
+        }
+        return out + "]"
     }
 
     static func devices(_ ds: [DaemonInfo.Device]) -> String {
@@ -92,6 +124,7 @@ public enum ProtocolMessages {
             w.field("node", string: d.node)
             w.field("size_mm", point: d.sizeMM, decimals: 1)
             w.field("size_source", string: d.sizeSource.rawValue)
+            w.field("rotation", raw: String(d.rotation.rawValue))
             out += w.finish()
         }
         return out + "]"
@@ -104,6 +137,7 @@ public enum ProtocolMessages {
             var w = JSONWriter()
             w.field("name", string: r.name)
             w.field("kind", string: r.kind.rawValue)
+            w.field("profiles", raw: strings(r.profiles))
             out += w.finish()
         }
         return out + "]"
@@ -138,6 +172,26 @@ public enum ProtocolMessages {
     public static func unsubscribed(id: JSONValue?) -> String {
         var w = JSONWriter()
         w.field("type", string: "unsubscribed")
+        if let id { w.field("id", raw: id.json) }
+        return w.finish()
+    }
+
+    /// The reply to a control request (`rotate`, `profile`, `pause`, `resume`).
+    public static func reply(_ r: ControlReply, id: JSONValue?) -> String {
+        var w = JSONWriter()
+        switch r {
+        case .rotated(let rotation, let devices):
+            w.field("type", string: "rotated")
+            w.field("rotation", raw: String(rotation.rawValue))
+            w.field("devices", raw: strings(devices))
+        case .profile(let p, let recognizers, let warning):
+            w.field("type", string: "profile")
+            profileFields(p, into: &w)
+            w.field("recognizers", raw: strings(recognizers))
+            if let warning { w.field("warning", string: warning) }
+        case .refused(let code, let message):
+            return error(code, message, id: id)
+        }
         if let id { w.field("id", raw: id.json) }
         return w.finish()
     }
@@ -178,6 +232,7 @@ public enum ProtocolMessages {
         w.field("config", string: info.configSource)
         w.field("devices", raw: devices(info.devices))
         w.field("recognizers", raw: recognizers(info.recognizers))
+        profileFields(info.profile, into: &w)
         var list = "["
         for (i, c) in clients.enumerated() {
             if i > 0 { list += "," }

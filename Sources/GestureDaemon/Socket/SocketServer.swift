@@ -68,6 +68,8 @@ public final class SocketServer {
     public let limits: Limits
     /// What `hello` and `status` report; the daemon keeps it current.
     public var info: DaemonInfo
+    /// Carries out `rotate`, `profile`, `pause` and `resume`; without one they are refused.
+    public weak var controller: DaemonControl?
     public var log: (String) -> Void
     private weak var loop: SocketServerLoop?
     private let clock: () -> EventTime
@@ -276,6 +278,11 @@ public final class SocketServer {
                     }
                 }
                 enqueue(SharedLine(statusLine(id: id)), to: c)
+            case .control(let request, let id):
+                let who = "client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid))"
+                let reply = controller?.control(request, from: who)
+                    ?? .refused(.unavailable, "this socket has no daemon behind it to carry the request out")
+                enqueue(SharedLine(ProtocolMessages.reply(reply, id: id)), to: c)
             case .close:
                 beginClosing(c)
             }
@@ -295,7 +302,8 @@ public final class SocketServer {
     private var estimatedStatusBytes: Int {
         let fixed = 512 + info.configSource.utf8.count
             + info.devices.reduce(0) { $0 + 128 + $1.name.utf8.count * 6 + $1.node.utf8.count * 6 }
-            + info.recognizers.reduce(0) { $0 + 64 + $1.name.utf8.count * 6 }
+            + info.recognizers.reduce(0) { $0 + 64 + $1.name.utf8.count * 6 + $1.profiles.reduce(0) { $0 + 3 + $1.utf8.count * 6 } }
+            + info.profile.name.utf8.count * 6
         return clients.values.reduce(fixed) { $0 + 256 + $1.filterBytes }
     }
 

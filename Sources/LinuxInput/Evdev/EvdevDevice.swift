@@ -118,6 +118,24 @@ public final class EvdevDevice {
         return (0..<n).map { libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_TOOL_TYPE)) }
     }
 
+    /// The last position per slot (for a single-touch device, ABS_X and ABS_Y):
+    /// the kernel does not resend an unchanged value, so a decoder that starts
+    /// now needs them for a touch landing where its slot's last one was. Type A
+    /// devices report every position in every frame: none.
+    public func currentPositions() -> [SlotPosition] {
+        guard !isTypeA else { return [] }
+        guard libevdev_has_event_code(evdev, UInt32(EV.ABS), UInt32(ABS.MT_SLOT)) != 0 else {
+            return [SlotPosition(x: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.X)),
+                                 y: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.Y)))]
+        }
+        let n = libevdev_get_num_slots(evdev)
+        guard n > 0 else { return [] }
+        return (0..<n).map {
+            SlotPosition(x: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_X)),
+                         y: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_Y)))
+        }
+    }
+
     /// The kernel's current slot (it sends ABS_MT_SLOT only when it changes).
     public func currentSlot() -> Int {
         guard !isTypeA, libevdev_get_num_slots(evdev) > 0 else { return 0 }

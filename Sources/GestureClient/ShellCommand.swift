@@ -1,0 +1,90 @@
+import Glibc
+
+/// Starting `/bin/sh -c COMMAND` for one event: the event line on its stdin
+/// (through a fresh pipe, closed after the line, so the command sees end of
+/// file; without a line, our stdin), our environment with the event's variables replacing any of the
+/// same name, our stdout and stderr, SIGPIPE back to its default and no signal
+/// blocked.
+/// Never waits: the caller reaps the child.
+enum ShellCommand {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (spawn.h, since 2.26), which Swift's Glibc
+    /// module does not import: the child calls setsid(2) before it execs.
+    static let setSessionFlag: Int32 = 0x80
+
+    /// Starts the command; its pid. With `newSession` the child leads a
+    /// session (and process group) of its own, as `setsid` would start it:
+    /// no controlling terminal, and signals sent to ours (Ctrl-C, a stop) do
+    /// not reach it.
+    static func spawn(_ command: String, input: String?, environment extra: [(String, String)],
+                      newSession: Bool) -> Result<pid_t, Failure> {
+        var fds: [Int32] = [-1, -1]
+        if input != nil {
+            guard pipe(&fds) == 0 else { return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))")) }
+            // Close-on-exec on both: the dup2 to stdin is what the child keeps.
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        if input != nil { posix_spawn_file_actions_adddup2(&actions, readEnd, 0) }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        let names = Set(extra.map(\.0))
+        var env: [String] = []
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "="), !names.contains(String(s[..<eq])) { env.append(s) }
+            p += 1
+        }
+        env += extra.map { "\($0.0)=\($0.1)" }
+        let argv = ["/bin/sh", "-c", command]
+        // Signals we ignore (SIGPIPE) would stay ignored in the command: `yes | head` would never end.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // Nor may a signal the starting thread blocks stay blocked in the command
+        // (dash unblocks everything when it starts; bash as /bin/sh does not).
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if newSession { flags |= setSessionFlag }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var pid: pid_t = 0
+        let r = withCStrings(argv) { cargv in
+            withCStrings(env) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
+        }
+        if readEnd >= 0 { close(readEnd) }
+        guard r == 0 else {
+            if writeEnd >= 0 { close(writeEnd) }
+            return .failure(Failure(description: "cannot start /bin/sh: \(String(cString: strerror(r)))"))
+        }
+        guard let input else { return .success(pid) }
+        // An event line is far below the pipe's capacity, so this write does
+        // not block; non-blocking all the same, so that nothing ever can.
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        let bytes = Array((input + "\n").utf8)
+        // A child that exits without reading its stdin gives EPIPE (SIGPIPE is
+        // ignored by the runners): not our problem.
+        _ = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+        close(writeEnd)
+        return .success(pid)
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for p in pointers { free(p) } }
+    return body(pointers)
+}
