@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CSocketShim"),
+        // A malloc counter for `gesturectl bench` (it replaces malloc: gesturectl only).
+        .target(name: "CAllocCounter"),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
         .target(name: "CTomlShim"),
         .target(name: "GestureCore", swiftSettings: strict),
@@ -58,7 +60,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureTools", "CLinux",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureTools", "CLinux", "CAllocCounter",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // The long-running `gesturectl lisgd` and `gesturectl actions`, which gesturectl

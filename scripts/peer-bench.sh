@@ -1,11 +1,13 @@
 #!/bin/sh
 # Peer benchmark on a real kernel: gestured (no clients; 10 subscribers; --stdout)
-# beside lisgd and `libinput debug-events`, reading the same uinput touchscreen
-# while the same seeded ten-finger recording plays, in one qemu guest. Prints CPU
-# ticks, peak RSS, context switches (wakeups) and system calls side by side.
+# beside lisgd and `libinput debug-events`, all reading the same uinput touchscreen
+# at once while a seeded ten-finger recording plays, in one qemu guest (so all of
+# them run under the same load). Prints CPU ticks, peak RSS, context switches
+# (wakeups) and system calls side by side.
 #
 # Usage: scripts/peer-bench.sh [--seed N] [--events N]
 #   GESTURED_BIN_DIR=DIR  use these binaries instead of a fresh release build
+#   BENCH_ROUNDS=N        measured playbacks (default 3; the quietest counts)
 # Compare only within one run: the guest is emulated (TCG), so ticks are slow and
 # noisy in absolute terms; the ratios are what the budgets speak of.
 set -eu
@@ -26,8 +28,9 @@ for p in lisgd strace; do
     }
 done
 if [ -z "${GESTURED_BIN_DIR:-}" ]; then
-    swift build -c release >&2
-    GESTURED_BIN_DIR=$(pwd)/.build/release
+    # As `make` builds them: static Swift runtime.
+    swift build -c release --static-swift-stdlib >&2
+    GESTURED_BIN_DIR=$(swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 export GESTURED_BIN_DIR
 mkdir -p .build-vm-guest/bench
@@ -38,15 +41,15 @@ tsv=$results/chroot/bench_peers/bench.tsv
 [ -s "$tsv" ] || { echo "no results ($tsv)" >&2; exit 1; }
 echo
 echo "peer benchmark: seed $seed, $(grep -c '^E:' .build-vm-guest/bench/tenfinger.events) kernel events, binaries $GESTURED_BIN_DIR"
-echo "(ticks at $(cut -d' ' -f2 "$results/chroot/bench_peers/clk_tck" 2>/dev/null || echo '?') Hz in a TCG guest; compare within this run only)"
+echo "(ticks at $(cut -d' ' -f2 "$results/chroot/bench_peers/clk_tck" 2>/dev/null || echo '?') Hz in a TCG guest, all readers on the same playbacks, each one's quietest of ${BENCH_ROUNDS:-3}; compare within this run only)"
 awk -F'\t' '
     NR == 1 { next }
-    { name[NR] = $1; play[NR] = $2; total[NR] = $3; rss[NR] = $4; cs[NR] = $5; idle[NR] = $6; idlet[NR] = $7; sc[NR] = $8; out[NR] = $9
+    { name[NR] = $1; play[NR] = $2; total[NR] = $3; rss[NR] = $4; cs[NR] = $5; idle[NR] = $6; idlet[NR] = $7; sc[NR] = $8; out[NR] = $9; sys[NR] = $10
       if ($1 == "lisgd") { lplay = $2; lrss = $4 } }
     END {
-        printf "%-16s %10s %11s %12s %9s %10s %12s %14s %12s  %s\n", "reader", "CPU ticks", "vs lisgd", "peak RSS MB", "vs lisgd", "ctx sw", "idle 10 s", "idle ticks", "syscalls", "lines out"
+        printf "%-16s %10s %10s %11s %12s %9s %10s %12s %14s %12s  %s\n", "reader", "CPU ticks", "of it sys", "vs lisgd", "peak RSS MB", "vs lisgd", "ctx sw", "idle 10 s", "idle ticks", "syscalls", "lines out"
         for (i = 2; i <= NR; i++)
-            printf "%-16s %10d %11s %12.1f %9s %10d %12d %14d %12s  %s\n", name[i], play[i],
+            printf "%-16s %10d %10s %11s %12.1f %9s %10d %12d %14d %12s  %s\n", name[i], play[i], (sys[i] == "" ? "-" : sys[i]),
                 (lplay > 0 ? sprintf("%.2fx", play[i] / lplay) : "-"), rss[i] / 1024,
                 (lrss > 0 ? sprintf("%.2fx", rss[i] / lrss) : "-"), cs[i], idle[i], idlet[i], sc[i], out[i]
     }' "$tsv"

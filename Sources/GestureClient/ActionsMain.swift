@@ -96,13 +96,13 @@ public struct ActionsArguments: Sendable, Equatable {
         }
         let service = ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socketPath(environment: environment),
                                      maxRunning: maxRunning, warn: warn)
+        // Runs until killed; returns only on a fatal error.
         do {
             try service.run()
         } catch {
             warn(error.description)
             return 1
         }
-        return 0
     }
 }
 

@@ -268,4 +268,56 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         for i in 0..<10 { server.publish(makeEvent(i), frameTime: .seconds(1)); driver.turn(server) }
         #expect(server.clientCount == 0)
     }
+
+    /// The daemon publishes every event of a loop turn, then flushes once: a
+    /// subscriber gets them together, in order, stamped with one `emitted`.
+    @Test func eventsOfOneTurnLeaveTogetherOnTheFlush() throws {
+        let (server, driver, path) = try makeServer("turn")
+        defer { server.shutdown() }
+        let a = try TestClient(path: path), b = try TestClient(path: path)
+        for c in [a, b] {
+            _ = c.line(server, driver)
+            c.send("{\"cmd\":\"subscribe\"}\n")
+            _ = c.line(server, driver)
+        }
+        for i in 1...5 { server.publish(makeEvent(i), frameTime: .seconds(Double(i)), flush: false) }
+        a.pull()
+        #expect(a.takeLines().isEmpty)
+        server.flushPublished()
+        for c in [a, b] {
+            c.pull()
+            let events = try c.takeLines().map { try JSONValue.parse($0) }
+            #expect(events.map { $0["time"] } == (1...5).map { .number(Double($0)) })
+            #expect(Set(events.compactMap { $0["emitted"]?.number }).count == 1)
+        }
+        #expect(server.eventsPublished == 5)
+    }
+
+    /// Event lines are reused once written; a line still queued for a reader
+    /// that lags must keep its event while later events pass through the others.
+    @Test func aLineQueuedForALaggingReaderIsNotReused() throws {
+        let (server, driver, path) = try makeServer("reuse")
+        defer { server.shutdown() }
+        let quick = try TestClient(path: path), lagging = try TestClient(path: path)
+        for c in [quick, lagging] {
+            _ = c.line(server, driver)
+            c.send("{\"cmd\":\"subscribe\"}\n")
+            _ = c.line(server, driver)
+        }
+        // More than the lagging reader's socket holds: the rest waits in its queue.
+        let total = 600
+        var quickTimes: [Double] = []
+        for i in 0..<total {
+            server.publish(makeEvent(i), frameTime: .seconds(Double(i)))
+            quick.pull()
+            quickTimes += try quick.takeLines().map { try JSONValue.parse($0)["time"]?.number ?? -1 }
+        }
+        #expect(quickTimes == (0..<total).map(Double.init))
+        var laggingTimes: [Double] = []
+        while laggingTimes.count < total, let l = lagging.line(server, driver) {
+            laggingTimes.append(try JSONValue.parse(l)["time"]?.number ?? -1)
+        }
+        #expect(laggingTimes == (0..<total).map(Double.init))
+        #expect(server.subscribersDropped == 0)
+    }
 }

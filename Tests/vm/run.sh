@@ -176,6 +176,8 @@ boot() {
         echo "VM_TIMEOUT=$(q "$scenario_timeout")"
         echo "GESTURED_BIN_DIR=$(q "$bin_dir")"
         echo "GESTURED_CONFIG=$(q "$config")"
+        # Scenario parameters (BENCH_ROUNDS, BENCH_RECORDING…) pass through.
+        env | grep -E '^BENCH_[A-Z_]+=' | while IFS='=' read -r k v; do echo "$k=$(q "$v")"; done || true
     } > "$res/plan.env"
     : > "$res/progress"
     local append="console=ttyS0 quiet panic=-1 vm.mode=$mode"

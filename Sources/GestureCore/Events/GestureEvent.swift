@@ -67,82 +67,50 @@ extension GestureEvent {
     /// then the kind's fields and `reason`.
     public var json: String {
         var w = JSONWriter()
+        writeFields(to: &w)
+        return w.finish()
+    }
+
+    /// Writes the event's fields, in the order `json` has them, into the object
+    /// `w` is writing: the socket puts them between its own fields, into a
+    /// writer it reuses from event to event. A new field is one more line here.
+    public func writeFields(to w: inout JSONWriter) {
         w.field("name", string: name)
         w.field("kind", string: kind.rawValue)
         w.field("state", string: state.rawValue)
-        w.field("time", raw: formatFixed(time.seconds, decimals: 6))
+        w.field("time", time: time)
         w.field("device", string: device)
-        w.field("fingers", raw: String(fingers))
+        w.field("fingers", int: fingers)
         w.field("location_mm", point: location, decimals: 2)
         w.field("location", point: locationNormalised, decimals: 4)
         if let edge { w.field("edge", string: edge.rawValue) }
         switch detail {
         case .none: break
         case .tap(let taps):
-            w.field("taps", raw: String(taps))
+            w.field("taps", int: taps)
         case .pan(let translation, let velocity):
             w.field("translation_mm", point: translation, decimals: 2)
             w.field("velocity_mm_s", point: velocity, decimals: 1)
         case .circle(let center, let radius, let fitError, let clockwise, let swept):
             w.field("center", point: center, decimals: 2)
-            w.field("radius_mm", raw: formatFixed(radius, decimals: 2))
-            w.field("fit_error", raw: formatFixed(fitError, decimals: 3))
-            w.field("swept_deg", raw: formatFixed(swept, decimals: 0))
+            w.field("radius_mm", fixed: radius, decimals: 2)
+            w.field("fit_error", fixed: fitError, decimals: 3)
+            w.field("swept_deg", fixed: swept, decimals: 0)
             w.field("direction", string: clockwise ? "clockwise" : "counterclockwise")
         case .checkmark(let vertex):
             w.field("vertex", point: vertex, decimals: 2)
         case .tickle(let reversals):
-            w.field("reversals", raw: String(reversals))
+            w.field("reversals", int: reversals)
         case .swipe(let direction, let translation, let speed):
             w.field("direction", string: direction)
             w.field("translation_mm", point: translation, decimals: 2)
-            w.field("speed_mm_s", raw: formatFixed(speed, decimals: 1))
+            w.field("speed_mm_s", fixed: speed, decimals: 1)
         case .pinch(let scale):
-            w.field("scale", raw: formatFixed(scale, decimals: 3))
+            w.field("scale", fixed: scale, decimals: 3)
         case .rotate(let deg):
-            w.field("rotation_deg", raw: formatFixed(deg, decimals: 1))
+            w.field("rotation_deg", fixed: deg, decimals: 1)
         }
-        if let step { w.field("step", raw: String(step)) }
+        if let step { w.field("step", int: step) }
         if let cause { w.field("reason", string: cause.description) }
-        return w.finish()
-    }
-}
-
-/// A minimal JSON object writer: enough for flat event lines, no Foundation.
-public struct JSONWriter {
-    private var out = "{"
-    private var first = true
-    public init() { out.reserveCapacity(256) }
-
-    private mutating func key(_ k: String) {
-        if !first { out += "," }
-        first = false
-        out += "\""; out += k; out += "\":"
-    }
-    public mutating func field(_ k: String, raw: String) { key(k); out += raw }
-    public mutating func field(_ k: String, string: String) { key(k); JSONWriter.appendQuoted(string, to: &out) }
-    public mutating func field(_ k: String, point: Point, decimals: Int) {
-        key(k)
-        out += "["; out += formatFixed(point.x, decimals: decimals); out += ","
-        out += formatFixed(point.y, decimals: decimals); out += "]"
-    }
-    public mutating func finish() -> String { out += "}"; return out }
-
-    public static func appendQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
     }
 }

@@ -169,12 +169,17 @@ public struct DaemonCore {
         case reply(ControlReply)
     }
 
-    struct OpenDevice {
+    /// A class, so that the per-read lookup and the deadline scan take one
+    /// reference instead of copying the node's and the description's fields.
+    final class OpenDevice {
         var node: InputNode
-        var description: DeviceDescription
-        var isTypeA: Bool
+        let description: DeviceDescription
+        let isTypeA: Bool
         var pipeline: DevicePipeline
         var label: String { "\(node.devnode ?? node.sysname) '\(description.name)'" }
+        init(node: InputNode, description: DeviceDescription, isTypeA: Bool, pipeline: DevicePipeline) {
+            self.node = node; self.description = description; self.isTypeA = isTypeA; self.pipeline = pipeline
+        }
     }
 
     /// Why the core asked for a listing: what to say when it is done.
@@ -618,7 +623,8 @@ public struct DaemonCore {
     // MARK: - Output
 
     private func publish(_ pipeline: DevicePipeline, into actions: inout [Action]) {
-        let frameTime = pipeline.decoder.lastFrame.time
+        guard !pipeline.events.isEmpty else { return }
+        let frameTime = pipeline.decoder.withFrame { $0.time }
         let printing = printing, failures = options.printFailures
         pipeline.drain { e in
             actions.append(.publish(e, frameTime: frameTime))

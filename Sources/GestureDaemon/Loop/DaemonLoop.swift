@@ -35,6 +35,10 @@ public final class DaemonLoop: DaemonControl {
     private var devices: [String: (evdev: EvdevDevice, registration: EventLoop.Registration?)] = [:]
     private let buffer = ReadBuffer()
     private var spareActions: [[DaemonCore.Action]] = []
+    /// `--stdout`: events are encoded here and collected in `output`, which is
+    /// written once per input (one write for every event of a read).
+    private var stdoutEncoder = JSONWriter(capacity: 1024)
+    private var output: [UInt8] = []
     private var exitStatus: Int32 = 0
     /// What the core last heard about the sockets.
     private var reportedSockets: (deadline: EventTime?, subscribers: Int) = (nil, 0)
@@ -174,7 +178,18 @@ public final class DaemonLoop: DaemonControl {
         }
         actions.removeAll(keepingCapacity: true)
         spareActions.append(actions)
+        // What this input published leaves now: one write per subscriber, one to stdout.
+        if touchedSockets { server?.flushPublished() }
+        if !output.isEmpty { writeOutput() }
         if touchedSockets { reportSockets() }
+    }
+
+    private func writeOutput() {
+        let failure = output.withUnsafeBytes { bytes -> Errno? in
+            do throws(Errno) { try FileDescriptor.standardOutput.writeAll(bytes); return nil } catch { return error }
+        }
+        output.removeAll(keepingCapacity: true)
+        if let failure { send(.outputFailed(failure, at: monotonicNow())) }
     }
 
     private func execute(_ action: DaemonCore.Action) {
@@ -200,11 +215,13 @@ public final class DaemonLoop: DaemonControl {
             if let r = d.registration { loop.unregister(r) }
             d.evdev.close()
         case .publish(let e, let frameTime):
-            server?.publish(e, frameTime: frameTime)
+            server?.publish(e, frameTime: frameTime, flush: false)
         case .print(let e):
-            do { try FileDescriptor.standardOutput.writeAll(e.json + "\n") } catch {
-                send(.outputFailed(error, at: monotonicNow()))
-            }
+            stdoutEncoder.reset()
+            e.writeFields(to: &stdoutEncoder)
+            stdoutEncoder.close()
+            stdoutEncoder.withBytes { output.append(contentsOf: $0) }
+            output.append(0x0A)
         case .armTimer(let t):
             do { try timer.arm(at: t) } catch { log.error(.ours, "timerfd_settime: \(error)") }
         case .notify(let n):
@@ -254,6 +271,8 @@ public final class DaemonLoop: DaemonControl {
                 log.error(.ours, "cannot watch the udev monitor again: epoll_ctl: \(error)")
             }
         case .shutDownSocket:
+            // The cancellations just published go before the final line.
+            server?.flushPublished()
             server?.shutdown()
         case .reply(let r):
             controlReply = r

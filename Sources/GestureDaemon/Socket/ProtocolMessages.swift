@@ -263,14 +263,20 @@ public enum ProtocolMessages {
     /// `emitted` (when the daemon published it). All three times are seconds
     /// on CLOCK_MONOTONIC, so `emitted - frame_time` is the daemon's latency.
     public static func event(_ e: GestureEvent, frameTime: EventTime, emitted: EventTime) -> String {
-        var line = "{\"type\":\"event\","
-        let body = e.json
-        line += body.dropFirst().dropLast()
-        line += ",\"frame_time\":"
-        line += formatFixed(frameTime.seconds, decimals: 6)
-        line += ",\"emitted\":"
-        line += formatFixed(emitted.seconds, decimals: 6)
-        line += "}"
-        return line
+        var w = JSONWriter()
+        writeEvent(e, frameTime: frameTime, emitted: emitted, to: &w)
+        return w.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The `event` line into `w` (reset first, closed after): `type`, the
+    /// event's own fields, `frame_time`, `emitted`. The socket encodes each
+    /// event once this way, into a writer it keeps.
+    public static func writeEvent(_ e: GestureEvent, frameTime: EventTime, emitted: EventTime, to w: inout JSONWriter) {
+        w.reset()
+        w.field("type", string: "event")
+        e.writeFields(to: &w)
+        w.field("frame_time", time: frameTime)
+        w.field("emitted", time: emitted)
+        w.close()
     }
 }

@@ -54,6 +54,8 @@ public final class SocketServer {
         /// Set once the client is being closed: the deadline for its last lines.
         var closingDeadline: EventTime?
         var watched: (readable: Bool, writable: Bool)?
+        /// Lines were queued since the last `flushPublished()`.
+        var published = false
 
         init(fd: Int32, id: Int, cred: PeerCredentials, limits: Limits) {
             self.fd = fd; self.id = id; self.cred = cred
@@ -73,6 +75,19 @@ public final class SocketServer {
     private let clock: () -> EventTime
     private let startedAt: EventTime
     private var clients: [Int32: Client] = [:]
+    /// The same clients in the order they came, for publishing without
+    /// building a list per event.
+    private var clientList: [Client] = []
+    /// Clients with lines published since the last `flushPublished()`.
+    private var publishedTo: [Client] = []
+    /// Event lines are encoded into this writer, then into a line from the pool.
+    private var encoder = JSONWriter(capacity: 1024)
+    private var linePool = LinePool()
+    /// The `emitted` time of what is published until the next flush: the
+    /// clock is read once per loop turn, not once per event.
+    private var emittedAt: EventTime?
+    /// Room for one gathering write (sendmsg) of up to this many lines.
+    private var vectors = [iovec](repeating: iovec(), count: 64)
     private var nextClientID = 1
     public private(set) var eventsPublished = 0
     public private(set) var subscribersDropped = 0
@@ -100,7 +115,7 @@ public final class SocketServer {
     }
 
     public var clientCount: Int { clients.count }
-    public var subscriberCount: Int { clients.values.count { $0.filter != nil && $0.closingDeadline == nil } }
+    public var subscriberCount: Int { clientList.count { $0.filter != nil && $0.closingDeadline == nil } }
 
     /// Whether `fd` is one of the server's (the listener or a client).
     public func owns(_ fd: Int32) -> Bool { fd == listener.fd || clients[fd] != nil }
@@ -163,6 +178,7 @@ public final class SocketServer {
             connectionLine("socket: client \(id) connected: \(who)")
             let c = Client(fd: fd, id: id, cred: cred, limits: limits)
             clients[fd] = c
+            clientList.append(c)
             // The first line: queued whatever the bounds (an empty queue takes any line).
             _ = c.queue.enqueue(SharedLine(ProtocolMessages.hello(info)))
             flush(c)
@@ -308,36 +324,65 @@ public final class SocketServer {
 
     /// Publishes one event to every subscriber whose filter takes it; the line
     /// is encoded once, and only if someone wants it. `frameTime` is the kernel
-    /// timestamp of the frame that decided the event.
-    public func publish(_ event: GestureEvent, frameTime: EventTime) {
+    /// timestamp of the frame that decided the event. With `flush`, the lines
+    /// are written at once; without, they wait in the subscribers' queues for
+    /// `flushPublished()`, so that all the events of one loop turn leave in one
+    /// write per subscriber.
+    public func publish(_ event: GestureEvent, frameTime: EventTime, flush: Bool = true) {
         var line: SharedLine?
-        let gesture = event.name + "\u{0}" + event.device
-        for c in Array(clients.values) {
+        var gesture: String?
+        for c in clientList {
             guard c.closingDeadline == nil, let f = c.filter, f.matches(event) else { continue }
             var key: String?
             if event.state == .changed {
                 switch f.changed {
                 case .all: break
                 case .latest:
-                    key = gesture
-                    if c.queue.hasWaiting(gesture) { c.changedSkipped += 1 }
+                    key = gesture ?? (event.name + "\u{0}" + event.device)
+                    gesture = key
+                    if c.queue.hasWaiting(key!) { c.changedSkipped += 1 }
                 case .perSecond(let n):
-                    if let last = c.lastChanged[gesture], event.time - last < Millis(1000 / Double(n)) {
+                    let g = gesture ?? (event.name + "\u{0}" + event.device)
+                    gesture = g
+                    if let last = c.lastChanged[g], event.time - last < Millis(1000 / Double(n)) {
                         c.changedSkipped += 1
                         continue
                     }
-                    c.lastChanged[gesture] = event.time
+                    c.lastChanged[g] = event.time
                 }
-            } else if event.state != .began, c.lastChanged[gesture] != nil {
-                c.lastChanged[gesture] = nil
+            } else if event.state != .began, !c.lastChanged.isEmpty {
+                let g = gesture ?? (event.name + "\u{0}" + event.device)
+                gesture = g
+                c.lastChanged[g] = nil
             }
             if line == nil {
-                line = SharedLine(ProtocolMessages.event(event, frameTime: frameTime, emitted: clock()))
+                let emitted = emittedAt ?? clock()
+                emittedAt = emitted
+                ProtocolMessages.writeEvent(event, frameTime: frameTime, emitted: emitted, to: &encoder)
+                line = linePool.line(from: encoder)
                 eventsPublished += 1
             }
             enqueue(line!, to: c, replacing: key)
-            if clients[c.fd] != nil { flush(c); if clients[c.fd] != nil { updateInterest(c) } }
+            if !c.published {
+                c.published = true
+                publishedTo.append(c)
+            }
         }
+        if flush { flushPublished() }
+    }
+
+    /// Writes what was published since the last call: one gathering write per
+    /// subscriber that received something.
+    public func flushPublished() {
+        emittedAt = nil
+        guard !publishedTo.isEmpty else { return }
+        for c in publishedTo {
+            c.published = false
+            guard clients[c.fd] === c else { continue }
+            flush(c)
+            if clients[c.fd] === c { updateInterest(c) }
+        }
+        publishedTo.removeAll(keepingCapacity: true)
     }
 
     private func enqueue(_ line: SharedLine, to c: Client, replacing key: String? = nil) {
@@ -362,13 +407,16 @@ public final class SocketServer {
         c.closingDeadline = clock() + limits.linger
     }
 
-    /// Writes what the socket takes now; closes a client that is done or gone.
+    /// Writes what the socket takes now, many lines per call; closes a client
+    /// that is done or gone.
     private func flush(_ c: Client) {
-        while true {
-            let r: Int? = c.queue.withPendingBytes { bytes in
-                send(c.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        while !c.queue.isEmpty {
+            let n = vectors.withUnsafeMutableBufferPointer { v -> Int in
+                var msg = msghdr()
+                msg.msg_iov = v.baseAddress
+                msg.msg_iovlen = c.queue.gather(into: v)
+                return sendmsg(c.fd, &msg, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
-            guard let n = r else { break }  // queue empty
             if n >= 0 {
                 c.queue.consume(n)
                 continue
@@ -402,6 +450,7 @@ public final class SocketServer {
 
     private func remove(_ c: Client, reason: String) {
         guard clients.removeValue(forKey: c.fd) != nil else { return }
+        clientList.removeAll { $0 === c }
         if c.watched != nil { loop?.unwatch(c.fd) }
         // Unread input on a closed Unix socket turns the peer's end of file into
         // ECONNRESET; read it away so the client sees its last lines, then EOF.
@@ -422,11 +471,13 @@ public final class SocketServer {
 
     /// The earliest deadline of a client being closed or of the listener's rest, for the loop's timer.
     public var nextDeadline: EventTime? {
-        // Requests left over from a client's last batch are answered on the next turn.
-        if clients.values.contains(where: { $0.session.hasPendingInput && $0.deferred.isEmpty && $0.closingDeadline == nil }) {
-            return clock()
+        var earliest = acceptPausedUntil
+        for c in clientList {
+            // Requests left over from a client's last batch are answered on the next turn.
+            if c.session.hasPendingInput && c.deferred.isEmpty && c.closingDeadline == nil { return clock() }
+            if let d = c.closingDeadline, earliest == nil || d < earliest! { earliest = d }
         }
-        return (clients.values.compactMap(\.closingDeadline) + [acceptPausedUntil].compactMap { $0 }).min()
+        return earliest
     }
 
     /// Closes clients whose last lines were not read in time; watches the

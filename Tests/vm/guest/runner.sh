@@ -5,6 +5,7 @@
 R=/vm/results
 . "$R/plan.env"
 export VM_MODE VM_REPO GESTURED_BIN_DIR GESTURED_CONFIG VM_TIMEOUT
+for _v in $(sed -n 's/^\(BENCH_[A-Z_]*\)=.*/\1/p' "$R/plan.env"); do export "$_v"; done
 
 now() { cut -d' ' -f1 /proc/uptime; }
 progress() {

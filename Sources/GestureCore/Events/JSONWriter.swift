@@ -1,0 +1,268 @@
+/// Writes one flat JSON object as UTF-8 bytes, field by field, without
+/// Foundation and without building intermediate strings: numbers are written
+/// digit by digit, strings are copied (and escaped where needed) straight into
+/// the buffer. A writer kept and `reset()` between objects allocates nothing
+/// once its buffer has grown to the largest object.
+///
+/// ```swift
+/// var w = JSONWriter()
+/// w.field("name", string: "pan")
+/// w.field("fingers", int: 2)
+/// w.field("scale", fixed: 1.25, decimals: 3)
+/// let line = w.finish()            // {"name":"pan","fingers":2,"scale":1.250}
+/// ```
+public struct JSONWriter {
+    /// Bytes 0..<count are the object so far; the rest is room to write into.
+    private var storage: [UInt8]
+    /// Bytes written: `{` and the fields so far (and the `}` after `close()`).
+    public private(set) var count = 0
+    private var first = true
+
+    public init(capacity: Int = 256) {
+        storage = Array(repeating: 0, count: max(capacity, 64))
+        storage[0] = UInt8(ascii: "{")
+        count = 1
+    }
+
+    /// Starts a new object, keeping the buffer.
+    public mutating func reset() {
+        storage[0] = UInt8(ascii: "{")
+        count = 1
+        first = true
+    }
+
+    /// Ends the object (`}`).
+    public mutating func close() { write(max: 1) { $0[0] = UInt8(ascii: "}"); return 1 } }
+
+    /// The bytes written so far, for one write.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// The bytes written so far, as an array.
+    public var bytes: [UInt8] { Array(storage[0..<count]) }
+
+    /// Ends the object and returns it as a string.
+    public mutating func finish() -> String {
+        close()
+        return withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    // MARK: fields
+
+    public mutating func field(_ k: String, raw: String) { key(k); appendUTF8(raw) }
+    public mutating func field(_ k: String, string: String) { key(k); appendQuoted(string) }
+    public mutating func field(_ k: String, int: Int) {
+        key(k)
+        write(max: 21) { p in Self.put(Int64(int), at: p) }
+    }
+    public mutating func field(_ k: String, bool: Bool) { key(k); appendUTF8(bool ? "true" : "false") }
+    /// A number with exactly `decimals` digits after the point, as `formatFixed` writes it.
+    public mutating func field(_ k: String, fixed value: Double, decimals: Int) {
+        key(k)
+        guard let scaled = Self.scaled(value, decimals: decimals) else { appendUTF8(formatFixed(value, decimals: decimals)); return }
+        write(max: Self.fixedMax(decimals)) { p in Self.put(scaled, negative: value < 0, decimals: decimals, at: p) }
+    }
+    public mutating func field(_ k: String, point: Point, decimals: Int) {
+        key(k)
+        guard let x = Self.scaled(point.x, decimals: decimals), let y = Self.scaled(point.y, decimals: decimals) else {
+            appendUTF8("[" + formatFixed(point.x, decimals: decimals) + "," + formatFixed(point.y, decimals: decimals) + "]")
+            return
+        }
+        write(max: 3 + 2 * Self.fixedMax(decimals)) { p in
+            p[0] = UInt8(ascii: "[")
+            var i = 1
+            i += Self.put(x, negative: point.x < 0, decimals: decimals, at: p + i)
+            p[i] = UInt8(ascii: ",")
+            i += 1
+            i += Self.put(y, negative: point.y < 0, decimals: decimals, at: p + i)
+            p[i] = UInt8(ascii: "]")
+            return i + 1
+        }
+    }
+    /// Seconds with six decimals, exact: written from the integer microseconds.
+    public mutating func field(_ k: String, time: EventTime) {
+        key(k)
+        let us = time.microseconds
+        write(max: 28) { p in
+            var n = 0
+            if us < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
+            n += Self.put(us.magnitude / 1_000_000, at: p + n)
+            p[n] = UInt8(ascii: ".")
+            n += 1
+            Self.put(us.magnitude % 1_000_000, width: 6, at: p + n)
+            return n + 6
+        }
+    }
+
+    /// `,"k":` (no comma before the first field).
+    private mutating func key(_ k: String) {
+        let comma = first ? 0 : 1
+        first = false
+        let n = k.utf8.count
+        write(max: n + 4) { p in
+            p[0] = UInt8(ascii: ",")
+            p[comma] = UInt8(ascii: "\"")
+            var i = comma + 1
+            if k.utf8.withContiguousStorageIfAvailable({ p.advanced(by: i).update(from: $0.baseAddress!, count: n) }) != nil {
+                i += n
+            } else {
+                for b in k.utf8 { p[i] = b; i += 1 }
+            }
+            p[i] = UInt8(ascii: "\"")
+            p[i + 1] = UInt8(ascii: ":")
+            return i + 2
+        }
+    }
+
+    // MARK: writing
+
+    /// Lets `body` write at most `max` bytes at the end; it returns how many it wrote.
+    @inline(__always)
+    private mutating func write(max: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count < max { grow(to: count + max) }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var size = storage.count * 2
+        while size < needed { size *= 2 }
+        storage.append(contentsOf: repeatElement(0, count: size - storage.count))
+    }
+
+    private mutating func appendUTF8(_ s: String) {
+        let n = s.utf8.count
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { src in
+            write(max: n) { p in
+                p.update(from: src.baseAddress!, count: n)
+                return n
+            }
+        }
+        if done == nil {
+            write(max: n) { p in
+                var i = 0
+                for b in s.utf8 { p[i] = b; i += 1 }
+                return i
+            }
+        }
+    }
+
+    /// `s` as a JSON string: `"` and `\\` escaped, control characters as
+    /// `\\n`, `\\r`, `\\t` or `\\u00xx`; everything else as is (the output is UTF-8).
+    private mutating func appendQuoted(_ s: String) {
+        let n = s.utf8.count
+        // Escaping at most sixfolds a byte; plus the quotes.
+        write(max: n * 6 + 2) { p in
+            p[0] = UInt8(ascii: "\"")
+            var i = 1
+            let done: Void? = s.utf8.withContiguousStorageIfAvailable { src in
+                for b in src { i += Self.putEscaped(b, at: p + i) }
+            }
+            if done == nil { for b in s.utf8 { i += Self.putEscaped(b, at: p + i) } }
+            p[i] = UInt8(ascii: "\"")
+            return i + 1
+        }
+    }
+
+    @inline(__always)
+    private static func putEscaped(_ b: UInt8, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        switch b {
+        case 0x22, 0x5C: p[0] = 0x5C; p[1] = b; return 2
+        case 0x0A: p[0] = 0x5C; p[1] = UInt8(ascii: "n"); return 2
+        case 0x0D: p[0] = 0x5C; p[1] = UInt8(ascii: "r"); return 2
+        case 0x09: p[0] = 0x5C; p[1] = UInt8(ascii: "t"); return 2
+        case 0..<0x20:
+            p[0] = 0x5C; p[1] = UInt8(ascii: "u"); p[2] = 0x30; p[3] = 0x30
+            p[4] = 0x30 + (b >> 4)  // 0 or 1
+            p[5] = b & 15 < 10 ? 0x30 + b & 15 : 0x57 + b & 15  // lowercase hex
+            return 6
+        default: p[0] = b; return 1
+        }
+    }
+
+    /// `|value|` in units of the last decimal, rounded, as `formatFixed` computes
+    /// it; nil when `formatFixed` does not write it digit by digit (not finite,
+    /// or huge): those rare values go through `formatFixed` itself.
+    @inline(__always)
+    private static func scaled(_ value: Double, decimals: Int) -> UInt64? {
+        guard value.isFinite else { return nil }
+        let scaled = (abs(value) * power10(decimals)).rounded()
+        guard scaled < 9.0e17 else { return nil }
+        return UInt64(scaled)
+    }
+
+    @inline(__always)
+    private static func power10(_ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return scale
+    }
+
+    private static func fixedMax(_ decimals: Int) -> Int { 21 + max(decimals, 0) }
+
+    /// `n` units of 10^-decimals at `p`, with a sign when negative and not zero.
+    @inline(__always)
+    private static func put(_ n: UInt64, negative: Bool, decimals: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if negative && n != 0 { p[0] = UInt8(ascii: "-"); i = 1 }
+        guard decimals > 0 else { return i + put(n, at: p + i) }
+        let divisor = UInt64(power10(decimals))
+        i += put(n / divisor, at: p + i)
+        p[i] = UInt8(ascii: ".")
+        put(n % divisor, width: decimals, at: p + i + 1)
+        return i + 1 + decimals
+    }
+
+    /// Writes `v` in decimal at `p`; returns the number of bytes (at most 20, 21 with a sign).
+    @inline(__always)
+    private static func put(_ v: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        if v < 0 {
+            p[0] = UInt8(ascii: "-")
+            return 1 + put(v.magnitude, at: p + 1)
+        }
+        return put(v.magnitude, at: p)
+    }
+
+    @inline(__always)
+    private static func put(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var rest = v / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        put(v, width: digits, at: p)
+        return digits
+    }
+
+    /// The last `width` decimal digits of `v` at `p`, zero-padded on the left.
+    @inline(__always)
+    private static func put(_ v: UInt64, width: Int, at p: UnsafeMutablePointer<UInt8>) {
+        var n = v
+        var i = width - 1
+        while i >= 0 {
+            p[i] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
+            n /= 10
+            i -= 1
+        }
+    }
+
+    // MARK: into a string
+
+    /// Appends `s` to `out` as a JSON string, escaped as `field(_:string:)` does.
+    public static func appendQuoted(_ s: String, to out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        out += "\""
+    }
+}
