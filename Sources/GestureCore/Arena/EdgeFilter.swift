@@ -176,12 +176,10 @@ struct FirstFinger {
     var current = Point.zero
     /// Where the first motion took it, once it is known.
     var motion: (point: Point, at: EventTime)?
-    var motionKnown = false
 
     mutating func start(_ frame: borrowing TouchFrame) {
         id = nil
         motion = nil
-        motionKnown = false
         for t in frame.touches where t.phase == .began {
             id = t.id; landing = t.position; current = t.position; landedAt = frame.time
             return
@@ -194,10 +192,9 @@ struct FirstFinger {
         for t in frame.touches where t.id == id {
             current = t.position
             let elapsed = frame.time - landedAt
-            if !motionKnown && frame.time > landedAt
+            if motion == nil && frame.time > landedAt
                 && ((elapsed >= EdgeFilter.firstMotionMinimum && t.position.distance(to: landing) >= EdgeFilter.firstMotionMM)
                     || elapsed >= EdgeFilter.firstMotionWindow || t.phase.isFinal) {
-                motionKnown = true
                 motion = (t.position, frame.time)
                 return true
             }
