@@ -1,7 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// Release builds leave out Swift's dynamic exclusivity checks (a runtime call
+// around every access to a class property or global): 12 % of the daemon's CPU
+// time on a played recording (BENCHMARKS.md). Debug builds, which run the tests
+// and the sanitizers, keep them, so an overlapping access still fails a test.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "gestured",

@@ -6,7 +6,12 @@ import GestureCore
 /// read with a timeout), for `gesturectl`.
 public final class DaemonConnection {
     public let fd: Int32
+    /// Bytes read and not yet returned as lines start at `start`.
     private var buffer: [UInt8] = []
+    private var start = 0
+    /// Where each read(2) lands: allocated once, never cleared (a subscriber
+    /// is woken for every turn of the daemon that has something for it).
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 
     /// Why connecting failed, in words a user can act on.
     public struct Failure: Error, CustomStringConvertible {
@@ -42,7 +47,10 @@ public final class DaemonConnection {
         }
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        chunk.deallocate()
+    }
 
     /// Sends one request line.
     public func send(_ line: String) -> Bool {
@@ -92,23 +100,30 @@ public final class DaemonConnection {
 
     /// A whole line has been read and not yet returned: `readLine` returns
     /// it without waiting (poll(2) on `fd` would not say so).
-    public var hasBufferedLine: Bool { buffer.contains(0x0A) }
+    public var hasBufferedLine: Bool { buffer[start...].contains(0x0A) }
 
     /// The next line, waiting at most `timeoutMS` (-1: forever).
     public func readLine(timeoutMS: Int32) -> ReadResult {
         while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[start..<nl], as: UTF8.self)
+                start = nl + 1
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                }
                 return .line(line)
+            }
+            if start > 0 {
+                buffer.removeSubrange(..<start)
+                start = 0
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, timeoutMS)
             if r < 0 { if errno == EINTR { return .timedOut }; return .closed }
             if r == 0 { return .timedOut }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { buffer += chunk[0..<n]; continue }
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])); continue }
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             return .closed
         }

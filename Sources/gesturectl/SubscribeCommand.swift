@@ -93,8 +93,14 @@ struct SubscribeCommand: ParsableCommand {
         return w.finish()
     }
 
+    @Flag(name: .long, help: "Keep the normal scheduling policy instead of SCHED_BATCH (see the man page).")
+    var noBatch = false
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
+        // Woken by the daemon's writes without preempting it (its writes to every
+        // subscriber go out in one go); commands started with --exec run normally.
+        if !noBatch { SubscriberScheduling.batch() }
         let runner = exec.map { CommandRunner(command: $0, maxChildren: maxChildren, backlog: backlog, warn: warn) }
         let path = socket.path
         var backoffMS: Int32 = 100
@@ -140,6 +146,7 @@ struct SubscribeCommand: ParsableCommand {
         for line in open.cancelAll(reason: "connection to gestured lost") {
             if let v = try? JSONValue.parse(line) { deliver(line, v, runner: runner) }
         }
+        StandardOutputLines.shared.flush()
         return reason
     }
 
@@ -148,6 +155,8 @@ struct SubscribeCommand: ParsableCommand {
             // A full backlog: read nothing until a command finishes (the
             // daemon's queue holds the rest, and says so if it overflows).
             runner?.waitForRoom()
+            // What was printed leaves before waiting: one write per wake-up, not per line.
+            if !c.hasBufferedLine { StandardOutputLines.shared.flush() }
             // With children running, wake up to reap them even if no event comes.
             switch c.readLine(timeoutMS: (runner?.hasWork ?? false) ? 100 : -1) {
             case .timedOut:
@@ -182,12 +191,44 @@ struct SubscribeCommand: ParsableCommand {
             let state = v["state"]?.string.flatMap(GestureState.init(rawValue:)) ?? .recognized
             runner.submit(eventLine: line, environment: EventEnvironment.variables(for: v), gesture: gesture, state: state)
         } else {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardOutputLines.shared.add(line)
         }
     }
 
     func wait(ms: Int32, runner: CommandRunner?) {
         usleep(UInt32(ms) * 1000)
         runner?.reap()
+    }
+}
+
+/// Lines for standard output, written together once nothing more is at hand
+/// (the caller flushes before it waits). A closed reader (`| head`) ends
+/// gesturectl quietly; another write error ends it with the reason.
+final class StandardOutputLines: @unchecked Sendable {
+    static let shared = StandardOutputLines()
+    private var bytes: [UInt8] = []
+
+    func add(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
+    }
+
+    func flush() {
+        var offset = 0
+        defer { bytes.removeAll(keepingCapacity: true) }
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n >= 0 { offset += n; continue }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var p = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, -1)
+            case EPIPE: exit(0)
+            default:
+                warn("gesturectl: cannot write to standard output: \(String(cString: strerror(errno)))")
+                exit(1)
+            }
+        }
     }
 }

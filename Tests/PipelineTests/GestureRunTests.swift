@@ -125,6 +125,42 @@ struct GestureRunTests {
         #expect(e.hasPrefix("gesturectl: \(socket) does not exist: is gestured running?"), "\(e)")
     }
 
+    /// Subscribers (`subscribe`, `actions`) run in SCHED_BATCH, so that the daemon
+    /// writes to all of them before any runs; `subscribe --no-batch` keeps the
+    /// normal policy. Both wait here for a daemon that is not there.
+    @Test func subscribersRunAsBatch() throws {
+        let l = try layout("beside", "batch")
+        defer { l.remove() }
+        let file = l.root.appendingPathComponent("actions.toml").path
+        try "[[action]]\nname = \"tap\"\nexec = \"true\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let socket = l.root.appendingPathComponent("no.sock").path
+        for (args, expected) in [(["subscribe", "--socket", socket], 3), (["subscribe", "--no-batch", "--socket", socket], 0),
+                                 (["actions", "--file", file, "--socket", socket], 3)] {
+            let err = Pipe()
+            let p = try start(l.gesturectl, args, stderr: err)
+            var policy = -1
+            for _ in 0..<100 {
+                // Once it says it is waiting, it has set its policy.
+                policy = schedulingPolicy(p.processIdentifier)
+                if policy == expected { break }
+                usleep(50_000)
+            }
+            kill(p.processIdentifier, SIGKILL)
+            _ = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            #expect(policy == expected, "\(args)")
+        }
+    }
+
+    /// The scheduling policy of a process (field 41 of /proc/PID/stat); -1 if unknown.
+    func schedulingPolicy(_ pid: pid_t) -> Int {
+        let stat = procFile("/proc/\(pid)/stat")
+        guard let close = stat.lastIndex(of: ")") else { return -1 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // Fields after the command start at 3 (state).
+        return fields.count > 38 ? Int(fields[38]) ?? -1 : -1
+    }
+
     /// gesturectl lisgd's messages and exit statuses are the same from gesture-run;
     /// what gesture-run does not take stays gesturectl's.
     @Test func lisgdSaysTheSameFromEitherBinary() throws {

@@ -30,7 +30,13 @@ command -v strace >/dev/null || { with_strace=; vm_note "no strace: no system ca
 hz=$(getconf CLK_TCK)
 out=$VM_RESULTS/bench.tsv
 printf 'reader\tplay_ticks\ttotal_ticks\tpeak_rss_kb\tplay_ctxsw\tidle10s_ctxsw\tidle10s_ticks\tsyscalls\tlines_out\tplay_sys_ticks\n' > "$out"
-readers="gestured-0 gestured-10 gestured-stdout lisgd libinput"
+readers=${BENCH_READERS:-"gestured-0 gestured-10 gestured-stdout lisgd libinput"}
+# BENCH_VARIANTS="LABEL=DIR ...": more readers, gestured with no clients from the
+# binaries in DIR, named v-LABEL, to compare builds within one playback.
+for _v in ${BENCH_VARIANTS:-}; do readers="$readers v-${_v%%=*}"; done
+[ "${BENCH_STRACE:-1}" = 0 ] && with_strace=
+# BENCH_SUB_PREFIX: a command the subscribers run under (e.g. "chrt -b 0").
+BENCH_SUB_PREFIX=${BENCH_SUB_PREFIX:-}
 
 vm_device_create panel "$desc" || vm_abort "cannot create the touchscreen"
 node=$(vm_node panel)
@@ -80,13 +86,20 @@ start_reader() {
         base=$(vm_fd_count "$pid")
         # Nine `gesturectl subscribe` and one latency probe, all receiving every event.
         for i in 1 2 3 4 5 6 7 8 9; do
-            "$VM_GESTURECTL" subscribe --socket "$sock" > "$VM_SCRATCH/sub$i.out" 2> "$VM_SCRATCH/sub$i.err" &
+            $BENCH_SUB_PREFIX "$VM_GESTURECTL" subscribe --socket "$sock" > "$VM_SCRATCH/sub$i.out" 2> "$VM_SCRATCH/sub$i.err" &
             subs="$subs $!"; _vm_track $!
         done
-        python3 "$VM_REPO/Tests/vm/tools/latency_probe.py" "$sock" "$m/latency" 2> "$VM_SCRATCH/probe.err" &
+        $BENCH_SUB_PREFIX python3 "$VM_REPO/Tests/vm/tools/latency_probe.py" "$sock" "$m/latency" 2> "$VM_SCRATCH/probe.err" &
         subs="$subs $!"; _vm_track $!
         # Every subscriber connected: the daemon holds 10 more sockets than before.
         vm_wait_until 120 _fds_at_least "$pid" $((base + 10)) || vm_fail "$1: only $(vm_fd_count "$pid") fds, wanted $((base + 10))" ;;
+    v-*)
+        dir=
+        for _v in ${BENCH_VARIANTS:-}; do [ "v-${_v%%=*}" = "$1" ] && dir=${_v#*=}; done
+        sock=$VM_SCRATCH/$1.sock
+        rm -f "$sock"
+        "$dir/gestured" --config "$GESTURED_CONFIG" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        pid=$! ;;
     gestured-stdout)
         "$VM_GESTURED" --stdout --no-socket --config "$GESTURED_CONFIG" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
         pid=$! ;;
@@ -165,6 +178,28 @@ while [ "$round" -le "$rounds" ]; do
     fi
     round=$((round + 1))
 done
+
+# BENCH_PERF=1: one more playback sampled by `perf record -a` (cpu-clock, every
+# process and the kernel), reported per command, library and symbol.
+if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
+    vm_log "=== perf record -a"
+    perf record -a -g -e cpu-clock -F 1000 -o "$VM_SCRATCH/perf.data" > "$VM_SCRATCH/perf.rec.out" 2>&1 &
+    pr=$!
+    sleep 2
+    vm_device_play panel "$rec"
+    sleep 2
+    kill -INT "$pr"
+    _vm_wait_gone "$pr" 60 || kill -KILL "$pr"
+    perf report -i "$VM_SCRATCH/perf.data" --no-children --sort comm --stdio > "$VM_RESULTS/perf.comm.txt" 2>&1
+    perf report -i "$VM_SCRATCH/perf.data" --no-children --comm gestured --sort dso,symbol -g none --stdio \
+        > "$VM_RESULTS/perf.gestured.txt" 2>&1
+    perf report -i "$VM_SCRATCH/perf.data" --no-children --comm lisgd --sort dso,symbol -g none --stdio \
+        > "$VM_RESULTS/perf.lisgd.txt" 2>&1
+    perf report -i "$VM_SCRATCH/perf.data" --no-children --pid "$(cat "$m/gestured-10.pid")" --sort dso,symbol -g caller --stdio \
+        > "$VM_RESULTS/perf.gestured-10.txt" 2>&1
+    perf report -i "$VM_SCRATCH/perf.data" --no-children --pid "$(cat "$m/gestured-0.pid")" --sort dso,symbol -g caller --stdio \
+        > "$VM_RESULTS/perf.gestured-0.txt" 2>&1
+fi
 
 if [ -n "$with_strace" ]; then
     for reader in $readers; do
