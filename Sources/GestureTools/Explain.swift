@@ -299,7 +299,7 @@ extension Explanation {
         case .tap(let n): return "\(n) tap\(n == 1 ? "" : "s")"
         case .pan(let t, _): return "moved \(t)"
         case .swipe(let direction, let t, let speed):
-            return "\(direction), moved \(t) at \(formatFixed(speed, decimals: 0)) mm/s"
+            return "\(direction.rawValue), moved \(t) at \(formatFixed(speed, decimals: 0)) mm/s"
         case .pinch(let scale): return "scale \(formatFixed(scale, decimals: 2))"
         case .rotate(let deg): return "turned \(formatFixed(deg, decimals: 0))°"
         case .none: return d.evidence?.notes.first

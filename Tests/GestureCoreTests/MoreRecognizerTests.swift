@@ -8,7 +8,7 @@ struct SwipeTests {
         s.stroke(line(mm(50, 50), mm(80, 52), count: 10), frameMS: 10)
         #expect(s.log == ["swipe recognized"])
         guard case .swipe(let dir, let t, let speed)? = s.events.first?.detail else { Issue.record("no detail"); return }
-        #expect(dir == "right")
+        #expect(dir == .right)
         #expect(t.distance(to: mm(30, 2)) < 0.01)
         #expect(speed > 200)
         #expect(s.events[0].location == mm(50, 50), "a swipe is located where it started")

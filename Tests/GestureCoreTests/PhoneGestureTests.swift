@@ -175,7 +175,7 @@ struct EdgeTests {
         s.stroke(fling(from: mm(2, 50), direction: mm(1, 0), speed: 300, frames: 10), frameMS: 8)
         #expect(s.log == ["s recognized"])
         guard case .swipe(let direction, _, _)? = s.events.first?.detail else { Issue.record("no swipe"); return }
-        #expect(direction == "down")
+        #expect(direction == .down)
         #expect(s.events.first?.edge == .top)
         let unrotated = Scenario(swipe(edge: .top))
         unrotated.stroke(fling(from: mm(2, 50), direction: mm(1, 0), speed: 300, frames: 10), frameMS: 8)
@@ -209,7 +209,7 @@ struct PhoneSwipeTests {
         let s = Scenario(swipe())
         s.stroke(fling(from: mm(100, 50), direction: direction, speed: 400, frames: 10), frameMS: 8)
         guard case .swipe(let got, _, _)? = s.events.first?.detail else { Issue.record("no swipe: \(s.log)"); return }
-        #expect(got == name)
+        #expect(got.rawValue == name)
     }
 
     @Test func withOnlyTheFourTheNearestOfThoseIsTaken() {
@@ -217,12 +217,12 @@ struct PhoneSwipeTests {
         // 25° below the horizontal: with four directions, that is right.
         s.stroke(fling(from: mm(100, 50), direction: mm(0.9063, 0.4226), speed: 400, frames: 10), frameMS: 8)
         guard case .swipe(let got, _, _)? = s.events.first?.detail else { Issue.record("no swipe: \(s.log)"); return }
-        #expect(got == "right")
+        #expect(got == .right)
         // With the diagonals it is nearer down_right (20° off) than right (25° off).
         let eight = Scenario(swipe())
         eight.stroke(fling(from: mm(100, 50), direction: mm(0.9063, 0.4226), speed: 400, frames: 10), frameMS: 8)
         guard case .swipe(let nearest, _, _)? = eight.events.first?.detail else { Issue.record("no swipe: \(eight.log)"); return }
-        #expect(nearest == "down_right")
+        #expect(nearest == .downRight)
     }
 
     @Test func minLengthIsAShareOfTheScreenAlongTheMotion() {

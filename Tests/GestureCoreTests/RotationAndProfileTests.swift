@@ -9,7 +9,7 @@ struct RotationAndProfileTests {
     func swipe(_ s: Scenario, _ i: Int = 0) -> (direction: String, location: Point, normalised: Point)? {
         let swipes = s.events.filter { $0.state == .recognized }
         guard i < swipes.count, case .swipe(let dir, _, _) = swipes[i].detail else { return nil }
-        return (dir, swipes[i].location, swipes[i].locationNormalised)
+        return (dir.rawValue, swipes[i].location, swipes[i].locationNormalised)
     }
 
     func close(_ a: Point, _ b: Point) -> Bool { a.distance(to: b) < 1e-9 }

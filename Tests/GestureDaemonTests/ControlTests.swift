@@ -58,7 +58,7 @@ import Testing
     func recognizedSwipes(_ d: EmbeddedDaemon) -> [(direction: String, location: Point)] {
         d.events(named: "swipe").compactMap {
             guard $0.state == .recognized, case .swipe(let dir, _, _) = $0.detail else { return nil }
-            return (dir, $0.location)
+            return (dir.rawValue, $0.location)
         }
     }
 
@@ -98,7 +98,7 @@ import Testing
         _ = swipe(&d, node, from: mm(51, 34), to: mm(51, 74), id: 1)
         let e = try #require(d.events(named: "swipe").first { $0.state == .recognized })
         guard case .swipe(let direction, let translation, _) = e.detail else { Issue.record("not a swipe"); return }
-        #expect(direction == "right")
+        #expect(direction == .right)
         #expect(close(translation, mm(40, 0)))
         #expect(close(e.location, mm(34, 17)))
         #expect(close(e.locationNormalised, Point(x: 0.25, y: 0.25)))

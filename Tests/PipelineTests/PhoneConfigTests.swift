@@ -127,7 +127,7 @@ struct PhoneExampleTests {
             defer { events.removeAll() }
             return events.filter { $0.state != .failed && $0.state != .changed }.map { e in
                 var s = "\(e.name) \(e.state.rawValue)"
-                if case .swipe(let d, _, _) = e.detail { s += " \(d)" }
+                if case .swipe(let d, _, _) = e.detail { s += " \(d.rawValue)" }
                 if let edge = e.edge { s += " @\(edge.rawValue)" }
                 return s
             }

@@ -90,6 +90,9 @@ public final class Arena {
         private(set) var phase = Phase.idle
         /// The finger counts its recognizer takes (asked once: they never change).
         let fingers: ClosedRange<Int>
+        /// Its kind and the edge its events carry, asked once for the same reason.
+        let kind: GestureKind
+        let edgeName: Edge?
         /// The latest touch sequence it takes part in.
         var sequence: UInt64 = 0
         /// The first sequence its current decision is about (a multi-tap's
@@ -109,6 +112,8 @@ public final class Arena {
         init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
             self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
             fingers = recognizer.fingers
+            kind = recognizer.kind
+            edgeName = filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }
         }
         public var state: GestureState {
             switch status {
@@ -173,6 +178,9 @@ public final class Arena {
     }
 
     public private(set) var members: [Member] = []
+    /// The same members, read without reference counting by the loops that run
+    /// for every frame (`members` keeps them alive; none is ever removed).
+    private var roster: [Unmanaged<Member>] = []
     public let device: String
     private var sequence: UInt64 = 0
     private var sequenceLive = false
@@ -202,6 +210,12 @@ public final class Arena {
         guard let profile else { return false }
         return filter.profiles.contains(profile)
     }
+    /// `nextDeadline` as last computed, while `deadlineKnown`: nothing a
+    /// recognizer's deadline or a member's status depends on has happened since
+    /// (every such change goes through `dispatch`, `startSequence` or `cancelAll`,
+    /// which clear it). Read at the start of every frame, when it usually holds.
+    private var deadlineCache: EventTime?
+    private var deadlineKnown = false
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
     /// The dispatcher traced the outcome of a shared rule already.
@@ -219,6 +233,8 @@ public final class Arena {
         m.traced = log?.traces(name) ?? false
         m.inProfile = takesPart(filter)
         members.append(m)
+        roster.append(Unmanaged.passUnretained(m))
+        deadlineKnown = false
         if filter.edge != nil { hasEdgeFilters = true }
         rebuildRelations()
     }
@@ -244,19 +260,29 @@ public final class Arena {
 
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {
+        if deadlineKnown { return deadlineCache }
         var best: EventTime?
-        for m in members where m.phase == .possible || m.phase == .active {
-            if let d = m.recognizer.deadline, best == nil || d < best! { best = d }
+        for u in roster {
+            let d = u._withUnsafeGuaranteedRef { m -> EventTime? in
+                m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
+            }
+            if let d, best == nil || d < best! { best = d }
         }
+        deadlineCache = best
+        deadlineKnown = true
         return best
     }
 
     /// Fires every deadline up to `time`, in deadline order.
     public func advance(to time: EventTime, into events: inout [GestureEvent]) {
+        guard let first = nextDeadline, first <= time else { return }
         while true {
             var pick: (index: Int, at: EventTime)?
-            for (i, m) in members.enumerated() where m.phase == .possible || m.phase == .active {
-                if let d = m.recognizer.deadline, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
+            for i in roster.indices {
+                let d = roster[i]._withUnsafeGuaranteedRef { m -> EventTime? in
+                    m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
+                }
+                if let d, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
             guard let (i, at) = pick else { return }
             quiet.time = at
@@ -273,6 +299,7 @@ public final class Arena {
     /// Delivers one frame to every recognizer taking part in its sequence.
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
+        deadlineKnown = false
         if !sequenceLive && frame.began { startSequence(frame) }
         if hasEdgeFilters && firstFinger.update(frame) { judgeStarts(at: frame.time, into: &events) }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
@@ -281,14 +308,12 @@ public final class Arena {
         lastNormalised = frame.centroidNormalised
         lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
         quiet.areaMM = frame.areaMM
-        for i in members.indices {
-            guard members[i].sequence == sequence else { continue }
-            switch members[i].phase {
-            case .possible, .active, .held:
-                dispatch(i, .frame(input), frame, into: &events)
-            case .idle, .done:
-                continue
+        let sequence = sequence
+        for i in roster.indices {
+            let takesPart = roster[i]._withUnsafeGuaranteedRef { m in
+                m.sequence == sequence && (m.phase == .possible || m.phase == .active || m.phase == .held)
             }
+            if takesPart { dispatch(i, .frame(input), frame, into: &events) }
         }
         if input.isLast && sequenceLive {
             sequenceLive = false
@@ -309,6 +334,7 @@ public final class Arena {
     /// Cancels everything in flight (device removed, config reloaded, daemon stopping).
     public func cancelAll(at time: EventTime, because teardown: Teardown, into events: inout [GestureEvent]) {
         let reason = Reason.teardown(teardown)
+        deadlineKnown = false
         for i in members.indices {
             switch members[i].status {
             case .active:
@@ -339,17 +365,24 @@ public final class Arena {
     /// then the recognizer's own machine; the arena applies what it proposes.
     private func dispatch(_ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
                           into events: inout [GestureEvent]) {
-        let r = members[i].recognizer
-        let traced = members[i].traced
+        roster[i]._withUnsafeGuaranteedRef { dispatch($0, i, event, frame, into: &events) }
+    }
+
+    private func dispatch(_ m: Member, _ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
+                          into events: inout [GestureEvent]) {
+        let r = m.recognizer
+        let traced = m.traced
         let before = traced ? r.stateDescription : ""
         var shared = false
         let p: Proposal
-        if case .frame(let input) = event, let rule = sharedRule(i, input) {
+        deadlineKnown = false
+        if case .frame(let input) = event, let rule = sharedRule(m, input) {
             p = rule
             shared = true
         } else {
             p = r.handle(event, frame)
         }
+        if case .none = p, !traced { return }
         if traced {
             if shared {
                 // The rule decided, not the recognizer: the line says what became of it.
@@ -367,15 +400,15 @@ public final class Arena {
         if traced { outcomeTraced = false }
     }
 
-    private func sharedRule(_ i: Int, _ input: TouchInput) -> Proposal? {
-        let phase = members[i].phase
+    private func sharedRule(_ m: Member, _ input: TouchInput) -> Proposal? {
+        let phase = m.phase
         if input.change == .cancel {
             return phase == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
         }
         guard phase == .possible else { return nil }
-        let allowed = members[i].fingers
+        let allowed = m.fingers
         if input.maxFingers > allowed.upperBound || (input.isLast && input.maxFingers < allowed.lowerBound) {
-            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: members[i].recognizer.kind))
+            return .fail(.fingers(input.maxFingers, allowed: allowed, kind: m.kind))
         }
         return nil
     }
@@ -400,6 +433,7 @@ public final class Arena {
     // MARK: - Rules
 
     private func startSequence(_ frame: borrowing TouchFrame) {
+        deadlineKnown = false
         sequence &+= 1
         sequenceLive = true
         sequenceMaxFingers = 0
@@ -640,11 +674,10 @@ public final class Arena {
         // Every frame of a pan is a change: the trace keeps to transitions.
         if m.traced && !outcomeTraced && state != .changed { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
         events.append(GestureEvent(
-            name: m.name, kind: m.recognizer.kind, state: state, time: time, device: device,
+            name: m.name, kind: m.kind, state: state, time: time, device: device,
             fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
             locationNormalised: report?.locationNormalised ?? lastNormalised,
-            detail: report?.detail ?? .none, reason: reason,
-            edge: m.filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }, step: report?.step))
+            detail: report?.detail ?? .none, reason: reason, edge: m.edgeName, step: report?.step))
     }
 
     // MARK: - Log

@@ -27,7 +27,7 @@ public enum GestureDetail: Sendable, Equatable {
     case circle(center: Point, radiusMM: Double, fitError: Double, clockwise: Bool, sweptDegrees: Double)
     case checkmark(vertex: Point)
     case tickle(reversals: Int)
-    case swipe(direction: String, translation: Point, speedMMPerS: Double)
+    case swipe(direction: SwipeRecognizer.Direction, translation: Point, speedMMPerS: Double)
     case pinch(scale: Double)
     case rotate(degrees: Double)
 }
@@ -102,7 +102,7 @@ extension GestureEvent {
         case .tickle(let reversals):
             w.field("reversals", int: reversals)
         case .swipe(let direction, let translation, let speed):
-            w.field("direction", string: direction)
+            w.field("direction", string: direction.rawValue)
             w.field("translation_mm", point: translation, decimals: 2)
             w.field("speed_mm_s", fixed: speed, decimals: 1)
         case .pinch(let scale):

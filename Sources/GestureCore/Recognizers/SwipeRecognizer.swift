@@ -176,7 +176,7 @@ public final class SwipeRecognizer: Recognizer {
             if fraction < p.minLength { return fail(.tooShortForScreen(fraction, min: p.minLength)) }
         }
         state = .done
-        return .recognize(Report(detail: .swipe(direction: direction.rawValue, translation: translation, speedMMPerS: speed),
+        return .recognize(Report(detail: .swipe(direction: direction, translation: translation, speedMMPerS: speed),
                                  fingers: input.maxFingers, location: start,
                                  locationNormalised: normalised(start, in: frame.areaMM)))
     }
