@@ -73,14 +73,14 @@ public struct DaemonCore {
         case devicesListed([InputNode])
         case listingFailed(Errno)
         /// A udev add, change or remove.
-        case udev(InputNodeEvent, at: EventTime)
+        indirect case udev(InputNodeEvent, at: EventTime)
         /// The kernel dropped udev messages (ENOBUFS).
         case udevOverflow
         /// Receiving from the udev monitor failed; the loop has discarded what was pending.
         case udevFailed(Errno, at: EventTime)
         /// A device the core asked to open is open.
-        case opened(DeviceSnapshot)
-        case openFailed(InputNode, EvdevDevice.OpenError)
+        indirect case opened(DeviceSnapshot)
+        indirect case openFailed(InputNode, EvdevDevice.OpenError)
         case watchFailed(syspath: String, Errno, at: EventTime)
         /// A read of a device: everything it had, then how the read ended.
         case read(syspath: String, [DeviceInput], end: ReadEnd)
@@ -92,7 +92,7 @@ public struct DaemonCore {
         /// The config file changed on disk.
         case configFileChanged
         /// A reload's file was parsed; `devices` is the kernel's view of every open device now.
-        case configLoaded(Result<Configuration, ConfigFile.ConfigFailure>, trigger: String, onlyIfChanged: Bool,
+        indirect case configLoaded(Result<Configuration, ConfigFile.ConfigFailure>, trigger: String, onlyIfChanged: Bool,
                           devices: [String: DeviceSnapshot], at: EventTime)
         /// The socket server's state after it was active.
         case sockets(nextDeadline: EventTime?, subscribers: Int)
@@ -100,7 +100,7 @@ public struct DaemonCore {
         case outputFailed(Errno, at: EventTime)
         /// A socket client asks to rotate, switch profile, pause or resume;
         /// `client` says who, for the log. Answered with `.reply`.
-        case control(ControlRequest, from: String, at: EventTime)
+        indirect case control(ControlRequest, from: String, at: EventTime)
     }
 
     public enum ReadEnd: Sendable, Equatable {
@@ -188,7 +188,10 @@ public struct DaemonCore {
     public private(set) var configuration: Configuration
     public let options: Options
     /// Open devices by udev syspath: the dedupe key.
-    var devices: [String: OpenDevice] = [:]
+    var devices: [String: OpenDevice] = [:] { didSet { lastRead = nil } }
+    /// The device the last read came from: reads come one device at a time,
+    /// so most need no hashing of the syspath.
+    var lastRead: (syspath: String, device: OpenDevice)?
     /// Opens asked for and not answered yet.
     var opening: Set<String> = []
     var listing: Listing?
@@ -465,7 +468,14 @@ public struct DaemonCore {
     }
 
     private mutating func read(_ syspath: String, _ inputs: [DeviceInput], end: ReadEnd, into actions: inout [Action]) {
-        guard let d = devices[syspath] else { return }
+        let d: OpenDevice
+        if let last = lastRead, last.syspath == syspath {
+            d = last.device
+        } else {
+            guard let found = devices[syspath] else { return }
+            d = found
+            lastRead = (syspath, found)
+        }
         var resyncs = 0
         let clamped = d.pipeline.decoder.clampedCount
         for i in inputs {

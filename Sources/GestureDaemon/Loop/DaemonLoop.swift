@@ -125,10 +125,9 @@ public final class DaemonLoop: DaemonControl {
         }
     }
 
-    private func deviceReady(_ syspath: String, _ events: EventLoop.Events) {
-        guard let d = devices[syspath] else { return }
+    private func deviceReady(_ syspath: String, _ evdev: EvdevDevice, _ events: EventLoop.Events) {
         let end: DaemonCore.ReadEnd
-        switch d.evdev.read(into: buffer) {
+        switch evdev.read(into: buffer) {
         case .drained:
             end = events.contains(.hangup) || events.contains(.error)
                 ? .hangup(events.description, at: monotonicNow()) : .drained
@@ -205,7 +204,11 @@ public final class DaemonLoop: DaemonControl {
         case .watch(let syspath):
             guard let d = devices[syspath] else { return }
             do {
-                let r = try loop.register(d.evdev.fd) { [unowned self] events in deviceReady(syspath, events) }
+                // The handler holds its device: a read looks nothing up. It is
+                // unregistered before the device is closed.
+                let r = try loop.register(d.evdev.fd) { [unowned self, evdev = d.evdev] events in
+                    deviceReady(syspath, evdev, events)
+                }
                 devices[syspath]?.registration = r
             } catch {
                 send(.watchFailed(syspath: syspath, error, at: monotonicNow()))
@@ -242,8 +245,8 @@ public final class DaemonLoop: DaemonControl {
         case .rescan:
             do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error)) }
         case .drainInput:
-            for syspath in devices.keys.sorted() where devices[syspath]?.registration != nil {
-                deviceReady(syspath, [])
+            for syspath in devices.keys.sorted() {
+                if let d = devices[syspath], d.registration != nil { deviceReady(syspath, d.evdev, []) }
             }
             send(.inputDrained)
         case .loadConfig(let trigger, let onlyIfChanged):
