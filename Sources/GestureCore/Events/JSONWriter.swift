@@ -186,7 +186,7 @@ public struct JSONWriter {
     /// or huge): those rare values go through `formatFixed` itself.
     @inline(__always)
     private static func scaled(_ value: Double, decimals: Int) -> UInt64? {
-        guard value.isFinite else { return nil }
+        guard value.isFinite, decimals <= maxDecimals else { return nil }
         let scaled = (abs(value) * power10(decimals)).rounded()
         guard scaled < 9.0e17 else { return nil }
         return UInt64(scaled)
@@ -202,17 +202,42 @@ public struct JSONWriter {
     private static func fixedMax(_ decimals: Int) -> Int { 21 + max(decimals, 0) }
 
     /// `n` units of 10^-decimals at `p`, with a sign when negative and not zero.
+    /// One pass from the last digit to the first, dividing only by 10 (which the
+    /// compiler turns into a multiplication), into a scratch area then copied.
     @inline(__always)
     private static func put(_ n: UInt64, negative: Bool, decimals: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
-        var i = 0
-        if negative && n != 0 { p[0] = UInt8(ascii: "-"); i = 1 }
-        guard decimals > 0 else { return i + put(n, at: p + i) }
-        let divisor = UInt64(power10(decimals))
-        i += put(n / divisor, at: p + i)
-        p[i] = UInt8(ascii: ".")
-        put(n % divisor, width: decimals, at: p + i + 1)
-        return i + 1 + decimals
+        // 20 digits, the point, the sign and up to `maxDecimals` decimals fit.
+        var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &scratch) { b -> Int in
+            var i = b.count
+            var v = n
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    i -= 1
+                    b[i] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+                    v /= 10
+                }
+                i -= 1
+                b[i] = UInt8(ascii: ".")
+            }
+            repeat {
+                i -= 1
+                b[i] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+                v /= 10
+            } while v > 0
+            if negative && n != 0 {
+                i -= 1
+                b[i] = UInt8(ascii: "-")
+            }
+            let length = b.count - i
+            p.update(from: b.baseAddress!.advanced(by: i).assumingMemoryBound(to: UInt8.self), count: length)
+            return length
+        }
     }
+
+    /// The most decimals `field(_:fixed:decimals:)` and `field(_:point:decimals:)`
+    /// write digit by digit; more go through `formatFixed`.
+    private static let maxDecimals = 24
 
     /// Writes `v` in decimal at `p`; returns the number of bytes (at most 20, 21 with a sign).
     @inline(__always)
