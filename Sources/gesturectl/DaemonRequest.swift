@@ -38,7 +38,7 @@ func strings(_ v: JSONValue?) -> [String] {
 func requestLine(_ cmd: String, _ fields: [(String, String)] = []) -> String {
     var w = JSONWriter()
     w.field("cmd", string: cmd)
-    for (k, raw) in fields { w.field(k, raw: raw) }
+    for (k, raw) in fields { w.field(named: k, raw: raw) }
     return w.finish()
 }
 

@@ -50,20 +50,27 @@ public struct JSONWriter {
 
     // MARK: fields
 
-    public mutating func field(_ k: String, raw: String) { key(k); appendUTF8(raw) }
-    public mutating func field(_ k: String, string: String) { key(k); appendQuoted(string) }
-    public mutating func field(_ k: String, int: Int) {
+    public mutating func field(_ k: StaticString, raw: String) { key(k); appendUTF8(raw) }
+    /// A field whose name is not known until run time (written as is: a name
+    /// needs no escaping).
+    public mutating func field(named k: String, raw: String) {
+        var name = k
+        name.withUTF8 { key(UnsafeRawBufferPointer($0)) }
+        appendUTF8(raw)
+    }
+    public mutating func field(_ k: StaticString, string: String) { key(k); appendQuoted(string) }
+    public mutating func field(_ k: StaticString, int: Int) {
         key(k)
         write(max: 21) { p in Self.put(Int64(int), at: p) }
     }
-    public mutating func field(_ k: String, bool: Bool) { key(k); appendUTF8(bool ? "true" : "false") }
+    public mutating func field(_ k: StaticString, bool: Bool) { key(k); appendUTF8(bool ? "true" : "false") }
     /// A number with exactly `decimals` digits after the point, as `formatFixed` writes it.
-    public mutating func field(_ k: String, fixed value: Double, decimals: Int) {
+    public mutating func field(_ k: StaticString, fixed value: Double, decimals: Int) {
         key(k)
         guard let scaled = Self.scaled(value, decimals: decimals) else { appendUTF8(formatFixed(value, decimals: decimals)); return }
         write(max: Self.fixedMax(decimals)) { p in Self.put(scaled, negative: value < 0, decimals: decimals, at: p) }
     }
-    public mutating func field(_ k: String, point: Point, decimals: Int) {
+    public mutating func field(_ k: StaticString, point: Point, decimals: Int) {
         key(k)
         guard let x = Self.scaled(point.x, decimals: decimals), let y = Self.scaled(point.y, decimals: decimals) else {
             appendUTF8("[" + formatFixed(point.x, decimals: decimals) + "," + formatFixed(point.y, decimals: decimals) + "]")
@@ -81,7 +88,7 @@ public struct JSONWriter {
         }
     }
     /// Seconds with six decimals, exact: written from the integer microseconds.
-    public mutating func field(_ k: String, time: EventTime) {
+    public mutating func field(_ k: StaticString, time: EventTime) {
         key(k)
         let us = time.microseconds
         write(max: 28) { p in
@@ -96,22 +103,23 @@ public struct JSONWriter {
     }
 
     /// `,"k":` (no comma before the first field).
-    private mutating func key(_ k: String) {
+    @inline(__always)
+    private mutating func key(_ k: StaticString) {
+        k.withUTF8Buffer { key(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func key(_ k: UnsafeRawBufferPointer) {
         let comma = first ? 0 : 1
         first = false
-        let n = k.utf8.count
+        let n = k.count
         write(max: n + 4) { p in
             p[0] = UInt8(ascii: ",")
             p[comma] = UInt8(ascii: "\"")
-            var i = comma + 1
-            if k.utf8.withContiguousStorageIfAvailable({ p.advanced(by: i).update(from: $0.baseAddress!, count: n) }) != nil {
-                i += n
-            } else {
-                for b in k.utf8 { p[i] = b; i += 1 }
-            }
-            p[i] = UInt8(ascii: "\"")
-            p[i + 1] = UInt8(ascii: ":")
-            return i + 2
+            let i = comma + 1
+            if n > 0 { UnsafeMutableRawPointer(p + i).copyMemory(from: k.baseAddress!, byteCount: n) }
+            p[i + n] = UInt8(ascii: "\"")
+            p[i + n + 1] = UInt8(ascii: ":")
+            return i + n + 2
         }
     }
 
@@ -157,6 +165,12 @@ public struct JSONWriter {
             p[0] = UInt8(ascii: "\"")
             var i = 1
             let done: Void? = s.utf8.withContiguousStorageIfAvailable { src in
+                // Most strings need no escaping: copied at once.
+                if !src.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                    if !src.isEmpty { (p + i).update(from: src.baseAddress!, count: src.count) }
+                    i += src.count
+                    return
+                }
                 for b in src { i += Self.putEscaped(b, at: p + i) }
             }
             if done == nil { for b in s.utf8 { i += Self.putEscaped(b, at: p + i) } }
