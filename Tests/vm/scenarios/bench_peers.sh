@@ -32,7 +32,8 @@ out=$VM_RESULTS/bench.tsv
 printf 'reader\tplay_ticks\ttotal_ticks\tpeak_rss_kb\tplay_ctxsw\tidle10s_ctxsw\tidle10s_ticks\tsyscalls\tlines_out\tplay_sys_ticks\n' > "$out"
 readers=${BENCH_READERS:-"gestured-0 gestured-10 gestured-stdout lisgd libinput"}
 # BENCH_VARIANTS="LABEL=DIR ...": more readers, gestured with no clients from the
-# binaries in DIR, named v-LABEL, to compare builds within one playback.
+# binaries in DIR, named v-LABEL, to compare builds within one playback (with
+# DIR/gestured.toml as its config when there is one).
 for _v in ${BENCH_VARIANTS:-}; do readers="$readers v-${_v%%=*}"; done
 [ "${BENCH_STRACE:-1}" = 0 ] && with_strace=
 # BENCH_SUB_PREFIX: a command the subscribers run under (e.g. "chrt -b 0").
@@ -98,7 +99,9 @@ start_reader() {
         for _v in ${BENCH_VARIANTS:-}; do [ "v-${_v%%=*}" = "$1" ] && dir=${_v#*=}; done
         sock=$VM_SCRATCH/$1.sock
         rm -f "$sock"
-        "$dir/gestured" --config "$GESTURED_CONFIG" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        cfg=$GESTURED_CONFIG
+        [ -r "$dir/gestured.toml" ] && cfg=$dir/gestured.toml
+        "$dir/gestured" --config "$cfg" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
         pid=$! ;;
     gestured-stdout)
         "$VM_GESTURED" --stdout --no-socket --config "$GESTURED_CONFIG" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
