@@ -201,9 +201,13 @@ public struct JSONWriter {
     @inline(__always)
     private static func scaled(_ value: Double, decimals: Int) -> UInt64? {
         guard value.isFinite, decimals <= maxDecimals else { return nil }
-        let scaled = (abs(value) * power10(decimals)).rounded()
-        guard scaled < 9.0e17 else { return nil }
-        return UInt64(scaled)
+        let y = abs(value) * power10(decimals)
+        guard y < 9.0e17 else { return nil }
+        // `y.rounded()` (half away from zero) without a call into libm: the
+        // truncation is exact below 2^63 and `y - t` is exact (y's fraction).
+        let t = UInt64(y)
+        let rounded = y - Double(t) >= 0.5 ? t + 1 : t
+        return rounded < 900_000_000_000_000_000 ? rounded : nil
     }
 
     @inline(__always)
