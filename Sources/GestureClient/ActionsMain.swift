@@ -5,17 +5,20 @@ import LinuxSystem
 
 /// `gesturectl actions`' options, read by hand so the lean gesture-run can take
 /// them without argument-parser: `--file PATH`, `--max-running N`, `--socket PATH`
-/// (each also as `--option=VALUE`), `--check`, `--help`/`-h`. gesturectl reads them
+/// (each also as `--option=VALUE`), `--check`, `--no-batch`, `--help`/`-h`. gesturectl reads them
 /// with argument-parser and hands the same values to `run`.
 public struct ActionsArguments: Sendable, Equatable {
     public var file: String?
     public var maxRunning: Int?
     public var socket: String?
     public var check = false
+    /// Run in SCHED_BATCH (`SubscriberScheduling.batch`); `--no-batch` keeps the normal policy.
+    public var batch = true
     public var help = false
 
-    public init(file: String? = nil, maxRunning: Int? = nil, socket: String? = nil, check: Bool = false) {
-        self.file = file; self.maxRunning = maxRunning; self.socket = socket; self.check = check
+    public init(file: String? = nil, maxRunning: Int? = nil, socket: String? = nil, check: Bool = false,
+                batch: Bool = true) {
+        self.file = file; self.maxRunning = maxRunning; self.socket = socket; self.check = check; self.batch = batch
     }
 
     /// Reads the arguments after `actions`; a usage error names the option.
@@ -46,6 +49,7 @@ public struct ActionsArguments: Sendable, Equatable {
                 }
                 a.maxRunning = n
             case "--check" where inline == nil: a.check = true
+            case "--no-batch" where inline == nil: a.batch = false
             case "--help", "-h": a.help = true
             default: throw ActionsUsageError("unknown option '\(arg)'")
             }
@@ -96,6 +100,8 @@ public struct ActionsArguments: Sendable, Equatable {
         }
         let service = ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socketPath(environment: environment),
                                      maxRunning: maxRunning, warn: warn)
+        // A subscriber that does not preempt the daemon; its commands run normally.
+        if batch { SubscriberScheduling.batch() }
         // Runs until killed; returns only on a fatal error.
         do {
             try service.run()

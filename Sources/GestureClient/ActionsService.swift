@@ -72,8 +72,6 @@ public final class ActionsService {
 
     /// Runs until something fatal happens.
     public func run() throws(Fatal) -> Never {
-        // A subscriber that does not preempt the daemon; its commands run normally.
-        SubscriberScheduling.batch()
         while true { try step(timeoutMS: -1) }
     }
 

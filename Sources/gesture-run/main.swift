@@ -11,7 +11,7 @@ import LinuxSystem
 
 let usage = """
     usage: gesture-run lisgd [LISGD OPTIONS]
-           gesture-run actions [--file PATH] [--max-running N] [--socket PATH] [--check]
+           gesture-run actions [--file PATH] [--max-running N] [--socket PATH] [--check] [--no-batch]
     gesture-run is what gesturectl runs for `gesturectl lisgd` and `gesturectl actions`; run those.
 
     """

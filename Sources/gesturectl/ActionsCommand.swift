@@ -34,6 +34,9 @@ struct ActionsCommand: ParsableCommand {
     @Flag(name: .long, help: "Check the file and print what it would subscribe to, then exit: 0 if it is fine, 1 if not.")
     var check = false
 
+    @Flag(name: .long, help: "Keep the normal scheduling policy instead of SCHED_BATCH (see subscribe).")
+    var noBatch = false
+
     func validate() throws {
         if let n = maxRunning, !(1...ActionsFile.maxRunningLimit).contains(n) {
             throw ValidationError("--max-running takes 1 to \(ActionsFile.maxRunningLimit)")
@@ -42,7 +45,8 @@ struct ActionsCommand: ParsableCommand {
 
     func run() throws {
         // The same code as gesture-run's, which gesturectl execs for a run without --check.
-        let arguments = ActionsArguments(file: file, maxRunning: maxRunning, socket: socket.socket, check: check)
+        let arguments = ActionsArguments(file: file, maxRunning: maxRunning, socket: socket.socket, check: check,
+                                         batch: !noBatch)
         let status = arguments.run(environment: ProcessInfo.processInfo.environment)
         if status != 0 { throw ExitCode(status) }
     }

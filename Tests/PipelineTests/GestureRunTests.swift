@@ -12,6 +12,8 @@ struct GestureRunTests {
         let a = try ActionsArguments.parse(["--file", "a.toml", "--max-running=3", "--socket=/run/s"])
         #expect(a == ActionsArguments(file: "a.toml", maxRunning: 3, socket: "/run/s"))
         #expect(try ActionsArguments.parse(["--check"]).check)
+        #expect(try ActionsArguments.parse([]).batch)
+        #expect(try !ActionsArguments.parse(["--no-batch"]).batch)
         #expect(try ActionsArguments.parse(["-h"]).help)
         #expect(try ActionsArguments.parse([]).socketPath(environment: ["GESTURED_SOCKET": "/tmp/x"]) == "/tmp/x")
         #expect(try ActionsArguments.parse(["--socket", "/a"]).socketPath(environment: ["GESTURED_SOCKET": "/tmp/x"]) == "/a")
@@ -126,8 +128,8 @@ struct GestureRunTests {
     }
 
     /// Subscribers (`subscribe`, `actions`) run in SCHED_BATCH, so that the daemon
-    /// writes to all of them before any runs; `subscribe --no-batch` keeps the
-    /// normal policy. Both wait here for a daemon that is not there.
+    /// writes to all of them before any runs; `--no-batch` keeps the normal
+    /// policy. Both wait here for a daemon that is not there.
     @Test func subscribersRunAsBatch() throws {
         let l = try layout("beside", "batch")
         defer { l.remove() }
@@ -135,7 +137,8 @@ struct GestureRunTests {
         try "[[action]]\nname = \"tap\"\nexec = \"true\"\n".write(toFile: file, atomically: true, encoding: .utf8)
         let socket = l.root.appendingPathComponent("no.sock").path
         for (args, expected) in [(["subscribe", "--socket", socket], 3), (["subscribe", "--no-batch", "--socket", socket], 0),
-                                 (["actions", "--file", file, "--socket", socket], 3)] {
+                                 (["actions", "--file", file, "--socket", socket], 3),
+                                 (["actions", "--no-batch", "--file", file, "--socket", socket], 0)] {
             let err = Pipe()
             let p = try start(l.gesturectl, args, stderr: err)
             var policy = -1
