@@ -262,15 +262,21 @@ public final class Arena {
     public var nextDeadline: EventTime? {
         if deadlineKnown { return deadlineCache }
         var best: EventTime?
-        for u in roster {
-            let d = u._withUnsafeGuaranteedRef { m -> EventTime? in
-                m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
-            }
-            if let d, best == nil || d < best! { best = d }
+        for i in roster.indices {
+            if let d = deadline(of: i), best == nil || d < best! { best = d }
         }
         deadlineCache = best
         deadlineKnown = true
         return best
+    }
+
+    /// Member `i`'s recognizer's deadline, if it is one the arena fires: the
+    /// member is possible or active.
+    @inline(__always)
+    private func deadline(of i: Int) -> EventTime? {
+        roster[i]._withUnsafeGuaranteedRef { m in
+            m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
+        }
     }
 
     /// Fires every deadline up to `time`, in deadline order.
@@ -279,10 +285,7 @@ public final class Arena {
         while true {
             var pick: (index: Int, at: EventTime)?
             for i in roster.indices {
-                let d = roster[i]._withUnsafeGuaranteedRef { m -> EventTime? in
-                    m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
-                }
-                if let d, d <= time, pick == nil || d < pick!.at { pick = (i, d) }
+                if let d = deadline(of: i), d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
             guard let (i, at) = pick else { return }
             quiet.time = at
