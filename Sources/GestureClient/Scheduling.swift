@@ -18,9 +18,4 @@ public enum SubscriberScheduling {
     // The kernel's ABI (uapi/linux/sched.h); glibc declares them only under _GNU_SOURCE.
     private static let schedBatch: Int32 = 3
     private static let schedResetOnFork: Int32 = 0x4000_0000
-
-    /// The calling process's policy without SCHED_RESET_ON_FORK (SCHED_BATCH is 3).
-    public static var policy: Int32 {
-        sched_getscheduler(0) & ~schedResetOnFork
-    }
 }
