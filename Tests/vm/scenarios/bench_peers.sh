@@ -73,10 +73,17 @@ _fds_at_least() { [ "$(vm_fd_count "$1")" -ge "$2" ]; }
 start_reader() {
     subs=
     case "$1" in
-    gestured-0)
+    gestured-0|v-*)
+        # No clients: this build, or a variant's binaries (and config, if it has one).
+        exe=$VM_GESTURED cfg=$GESTURED_CONFIG
+        for _v in ${BENCH_VARIANTS:-}; do
+            [ "v-${_v%%=*}" = "$1" ] || continue
+            exe=${_v#*=}/gestured
+            [ -r "${_v#*=}/gestured.toml" ] && cfg=${_v#*=}/gestured.toml
+        done
         sock=$VM_SCRATCH/$1.sock
         rm -f "$sock"
-        "$VM_GESTURED" --config "$GESTURED_CONFIG" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
+        "$exe" --config "$cfg" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
         pid=$! ;;
     gestured-10)
         sock=$VM_SCRATCH/$1.sock
@@ -94,15 +101,6 @@ start_reader() {
         subs="$subs $!"; _vm_track $!
         # Every subscriber connected: the daemon holds 10 more sockets than before.
         vm_wait_until 120 _fds_at_least "$pid" $((base + 10)) || vm_fail "$1: only $(vm_fd_count "$pid") fds, wanted $((base + 10))" ;;
-    v-*)
-        dir=
-        for _v in ${BENCH_VARIANTS:-}; do [ "v-${_v%%=*}" = "$1" ] && dir=${_v#*=}; done
-        sock=$VM_SCRATCH/$1.sock
-        rm -f "$sock"
-        cfg=$GESTURED_CONFIG
-        [ -r "$dir/gestured.toml" ] && cfg=$dir/gestured.toml
-        "$dir/gestured" --config "$cfg" --socket "$sock" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
-        pid=$! ;;
     gestured-stdout)
         "$VM_GESTURED" --stdout --no-socket --config "$GESTURED_CONFIG" > "$VM_SCRATCH/$1.out" 2> "$VM_SCRATCH/$1.err" &
         pid=$! ;;
