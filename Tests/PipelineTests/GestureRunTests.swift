@@ -143,7 +143,7 @@ struct GestureRunTests {
             let p = try start(l.gesturectl, args, stderr: err)
             var policy = -1
             for _ in 0..<100 {
-                // Once it says it is waiting, it has set its policy.
+                // It sets its policy as it starts: wait for it, at most 5 s.
                 policy = schedulingPolicy(p.processIdentifier)
                 if policy == expected { break }
                 usleep(50_000)

@@ -61,7 +61,7 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, string: String) { key(k); appendQuoted(string) }
     public mutating func field(_ k: StaticString, int: Int) {
         key(k)
-        write(max: 21) { p in Self.put(Int64(int), at: p) }
+        write(max: 21) { p in Self.put(UInt64(int.magnitude), negative: int < 0, decimals: 0, at: p) }
     }
     public mutating func field(_ k: StaticString, bool: Bool) { key(k); appendUTF8(bool ? "true" : "false") }
     /// A number with exactly `decimals` digits after the point, as `formatFixed` writes it.
@@ -91,15 +91,7 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, time: EventTime) {
         key(k)
         let us = time.microseconds
-        write(max: 28) { p in
-            var n = 0
-            if us < 0 { p[0] = UInt8(ascii: "-"); n = 1 }
-            n += Self.put(us.magnitude / 1_000_000, at: p + n)
-            p[n] = UInt8(ascii: ".")
-            n += 1
-            Self.put(us.magnitude % 1_000_000, width: 6, at: p + n)
-            return n + 6
-        }
+        write(max: 28) { p in Self.put(us.magnitude, negative: us < 0, decimals: 6, at: p) }
     }
 
     /// `,"k":` (no comma before the first field).
@@ -219,7 +211,8 @@ public struct JSONWriter {
 
     private static func fixedMax(_ decimals: Int) -> Int { 21 + max(decimals, 0) }
 
-    /// `n` units of 10^-decimals at `p`, with a sign when negative and not zero.
+    /// `n` units of 10^-decimals at `p`, with a sign when negative and not zero;
+    /// returns the number of bytes. Integers are `decimals: 0`.
     /// One pass from the last digit to the first, dividing only by 10 (which the
     /// compiler turns into a multiplication), into a scratch area then copied.
     @inline(__always)
@@ -256,37 +249,6 @@ public struct JSONWriter {
     /// The most decimals `field(_:fixed:decimals:)` and `field(_:point:decimals:)`
     /// write digit by digit; more go through `formatFixed`.
     private static let maxDecimals = 24
-
-    /// Writes `v` in decimal at `p`; returns the number of bytes (at most 20, 21 with a sign).
-    @inline(__always)
-    private static func put(_ v: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
-        if v < 0 {
-            p[0] = UInt8(ascii: "-")
-            return 1 + put(v.magnitude, at: p + 1)
-        }
-        return put(v.magnitude, at: p)
-    }
-
-    @inline(__always)
-    private static func put(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits = 1
-        var rest = v / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        put(v, width: digits, at: p)
-        return digits
-    }
-
-    /// The last `width` decimal digits of `v` at `p`, zero-padded on the left.
-    @inline(__always)
-    private static func put(_ v: UInt64, width: Int, at p: UnsafeMutablePointer<UInt8>) {
-        var n = v
-        var i = width - 1
-        while i >= 0 {
-            p[i] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
-            n /= 10
-            i -= 1
-        }
-    }
 
     // MARK: into a string
 
