@@ -95,12 +95,12 @@ extension ChildProcesses {
             #expect(runner.dropped == 1)
             #expect(warnings.lines == ["gesturectl: swipe recognized: not running actions.toml:9: 2 commands still running (max_running = 2)"])
             // The next event's commands are dropped too while both run…
-            #expect(runner.run([slow], eventLine: event, environment: try environment(), event: "swipe recognized").isEmpty)
+            #expect(try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").isEmpty)
             #expect(runner.dropped == 2)
             // …and run again once one has ended.
             kill(-started[0], SIGKILL)
             #expect(eventually { runner.reap(); return runner.running.count == 1 })
-            #expect(runner.run([slow], eventLine: event, environment: try environment(), event: "swipe recognized").count == 1)
+            #expect(try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").count == 1)
             #expect(runner.started == 3)
         }
 

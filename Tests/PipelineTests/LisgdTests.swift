@@ -166,8 +166,8 @@ struct LisgdTranslationTests {
         #expect(abs(pan.stepMM - 60 / 11.0) < 0.01 && pan.axis == .y && pan.minFingers == 1 && pan.maxFingers == 1)
         #expect(slider.filter.edge?.edge == .left && slider.filter.edge?.at == .start)
         #expect(slider.filter.edge?.range != nil, "with corner bindings, a slider does not start in a corner")
-        #expect(t.route(named: "slider_1_L_y") == .slider(plus: try LisgdOptions.parse(sxmoArguments).bindings[9],
-                                                          minus: try LisgdOptions.parse(sxmoArguments).bindings[8]))
+        let sxmoBindings = try LisgdOptions.parse(sxmoArguments).bindings
+        #expect(t.route(named: "slider_1_L_y") == .slider(plus: sxmoBindings[9], minus: sxmoBindings[8]))
         // actions.toml: one action per recognizer, the sliders by the sign of the step.
         #expect(t.actionsTOML.components(separatedBy: "[[action]]").count - 1 == 43)
         #expect(t.actionsTOML.contains("""

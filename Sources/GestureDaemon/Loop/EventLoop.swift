@@ -129,8 +129,10 @@ public final class EventLoop {
     @discardableResult
     public func runOnce(timeoutMilliseconds: Int32) throws(Errno) -> Int {
         let capacity = Int32(buffer.count)
-        let n = buffer.withUnsafeMutableBufferPointer { buf in
-            epoll_wait(epoll.rawValue, buf.baseAddress, capacity, timeoutMilliseconds)
+        // The buffer holds at least one entry (init), so it has a base address.
+        let n = buffer.withUnsafeMutableBufferPointer { buf -> Int32 in
+            guard let base = buf.baseAddress else { return 0 }
+            return epoll_wait(epoll.rawValue, base, capacity, timeoutMilliseconds)
         }
         if n < 0 {
             let e = Errno.current
