@@ -10,6 +10,16 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+// gesturectl's command line. A build that must not fetch (Debian's, see
+// debian/rules) names a local copy of the package, a directory named
+// swift-argument-parser, in GESTURED_ARGUMENT_PARSER_PATH.
+let argumentParser: Package.Dependency =
+    if let path = Context.environment["GESTURED_ARGUMENT_PARSER_PATH"], !path.isEmpty {
+        .package(path: path)
+    } else {
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    }
+
 let package = Package(
     name: "gestured",
     products: [
@@ -17,9 +27,7 @@ let package = Package(
         .executable(name: "gesturectl", targets: ["gesturectl"]),
         .executable(name: "gesture-run", targets: ["gesture-run"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    ],
+    dependencies: [argumentParser],
     targets: [
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),

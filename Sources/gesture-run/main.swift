@@ -16,6 +16,19 @@ let usage = """
 
     """
 let arguments = CommandLine.arguments
+
+// Started through a link named lisgd (the gestured-lisgd package's
+// /usr/bin/lisgd): lisgd's command line, as `gesturectl lisgd` takes it. What
+// only gesturectl does (--help, --print-config, --desc, --replay, and the
+// messages for a command line that does not parse) goes to gesturectl.
+if let zeroth = arguments.first, zeroth.split(separator: "/").last == "lisgd" {
+    let lisgdArguments = Array(arguments.dropFirst())
+    if !LisgdLive.runsLean(lisgdArguments), let gesturectl = GestureRun.gesturectlPath() {
+        GestureRun.exec(path: gesturectl, ["lisgd", "lisgd"] + lisgdArguments)
+    }
+    exit(LisgdLive.main(lisgdArguments))
+}
+
 let command = arguments.count >= 2 ? arguments[1] : ""
 let rest = Array(arguments.dropFirst(2))
 switch command {
