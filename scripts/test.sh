@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test: unit and golden tests (swift test), the quick hot-path
 # benchmark (scripts/bench.sh --quick), the unit tests under
-# AddressSanitizer, a short fuzzing run of each entry point, then the real-kernel
+# AddressSanitizer, a short fuzzing run of each entry point, the Debian packages
+# built and unit-tested with Debian trixie's Swift 6.0.3, then the real-kernel
 # tests under qemu when the harness is present (set GESTURED_SKIP_VM=1 to skip).
 set -eu
 cd "$(dirname "$0")/.."
@@ -23,6 +24,18 @@ fi
 if [ -z "${GESTURED_SKIP_SANITIZERS:-}" ]; then
   scripts/asan.sh
   scripts/fuzz.sh quick
+fi
+# Debian trixie's own Swift (6.0.3): the Debian packages built as Debian's
+# builders build them, offline, with the unit tests, then lintian
+# (scripts/debian-build.sh; needs root for debootstrap and the build root's
+# mounts; set GESTURED_SKIP_DEBIAN=1 to skip). The VM's trixie scenario installs
+# what it built.
+if [ -z "${GESTURED_SKIP_DEBIAN:-}" ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    scripts/debian-build.sh
+  else
+    echo "test.sh: the Debian build needs root (scripts/debian-build.sh); skipped" >&2
+  fi
 fi
 if [ -x Tests/vm/run.sh ] && [ -z "${GESTURED_SKIP_VM:-}" ]; then
   swift build

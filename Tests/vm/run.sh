@@ -21,6 +21,9 @@ mem=${VM_MEM:-1024}
 smp=${VM_SMP:-1}
 bin_dir=${GESTURED_BIN_DIR:-$repo/.build/debug}
 config=${GESTURED_CONFIG:-$repo/config/gestured.toml}
+# The .debs the trixie scenarios install (scripts/debian-build.sh writes them there);
+# it must lie inside the repository, which is what the trixie guest sees of the host.
+deb_dir=${GESTURED_DEB_DIR:-$repo/.build-deb}
 packages="qemu-system-x86 linux-image-amd64 busybox-static udev systemd kmod evemu-tools libinput-tools jq"
 modules_wanted="virtio_pci 9pnet_virtio 9p overlay evdev uinput"
 
@@ -176,12 +179,19 @@ boot() {
         echo "VM_TIMEOUT=$(q "$scenario_timeout")"
         echo "GESTURED_BIN_DIR=$(q "$bin_dir")"
         echo "GESTURED_CONFIG=$(q "$config")"
+        echo "GESTURED_DEB_DIR=$(q "$deb_dir")"
+        echo "GESTURED_REQUIRE_DEB=$(q "${GESTURED_REQUIRE_DEB:-}")"
         # Scenario parameters (BENCH_ROUNDS, BENCH_RECORDING…) pass through.
         env | grep -E '^BENCH_[A-Z_]+=' | while IFS='=' read -r k v; do echo "$k=$(q "$v")"; done || true
     } > "$res/plan.env"
     : > "$res/progress"
     local append="console=ttyS0 quiet panic=-1 vm.mode=$mode"
-    if [ "$mode" = systemd ]; then
+    local root_share=/ repo_share=()
+    if [ "$mode" = trixie ]; then
+        root_share=$(GESTURED_TRIXIE_ARCH=amd64 "$repo/scripts/trixie-root.sh" vm) || die "cannot make the trixie root"
+        repo_share=(-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap")
+    fi
+    if [ "$mode" = systemd ] || [ "$mode" = trixie ]; then
         # tmpfiles-setup walks the whole 9p root: most of a minute for nothing.
         append="$append systemd.unit=vm-scenarios.target systemd.mask=systemd-tmpfiles-setup.service"
     fi
@@ -190,8 +200,8 @@ boot() {
     t0=$(date +%s.%N)
     qemu-system-x86_64 -accel "$accel" -cpu max -m "$mem" -smp "$smp" -nographic -no-reboot -nic none \
         -kernel "$kernel" -initrd "$initrd" -append "$append" \
-        -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-        -virtfs "local,path=$res,mount_tag=results,security_model=none,multidevs=remap" \
+        -virtfs "local,path=$root_share,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+        -virtfs "local,path=$res,mount_tag=results,security_model=none,multidevs=remap" "${repo_share[@]}" \
         </dev/null >"$res/console.log" 2>&1 &
     qemu_pid=$!
 
@@ -283,7 +293,7 @@ run_dir=$(cd "$run_dir" && pwd -P)
 ln -sfn "$run_dir" "$cache/runs/latest" 2>/dev/null
 say "results in $run_dir"
 
-for mode in chroot systemd; do
+for mode in chroot systemd trixie; do
     list=()
     for s in "${selected[@]}"; do
         [ "$(scenario_mode "$here/scenarios/$s.sh")" = "$mode" ] && list+=("$s")
@@ -292,7 +302,7 @@ for mode in chroot systemd; do
 done
 for s in "${selected[@]}"; do
     m=$(scenario_mode "$here/scenarios/$s.sh")
-    [ "$m" = chroot ] || [ "$m" = systemd ] || { say "FAIL $s: unknown vm-mode '$m'"; failed=$((failed + 1)); }
+    [ "$m" = chroot ] || [ "$m" = systemd ] || [ "$m" = trixie ] || { say "FAIL $s: unknown vm-mode '$m'"; failed=$((failed + 1)); }
 done
 
 say "wall time $(elapsed "$t_start" "$(date +%s.%N)") s (accel $accel, ${smp} vCPU)"

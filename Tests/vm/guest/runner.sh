@@ -4,7 +4,7 @@
 # time limit and reports progress to the host through the results share.
 R=/vm/results
 . "$R/plan.env"
-export VM_MODE VM_REPO GESTURED_BIN_DIR GESTURED_CONFIG VM_TIMEOUT
+export VM_MODE VM_REPO GESTURED_BIN_DIR GESTURED_CONFIG GESTURED_DEB_DIR GESTURED_REQUIRE_DEB VM_TIMEOUT
 for _v in $(sed -n 's/^\(BENCH_[A-Z_]*\)=.*/\1/p' "$R/plan.env"); do export "$_v"; done
 
 now() { cut -d' ' -f1 /proc/uptime; }
