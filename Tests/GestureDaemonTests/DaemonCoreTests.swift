@@ -359,6 +359,47 @@ import Testing
         #expect(d.logs.last?.message.contains("(18 more since the last report)") == true)
     }
 
+    @Test func aListingThatFailsAtStartIsTriedAgainWithBackoffUntilItWorks() throws {
+        // Start-up under a low descriptor limit: udev cannot list (EMFILE) until descriptors free up.
+        var d = EmbeddedDaemon(at: EventTime(microseconds: 5_000_000))
+        let panel = d.plug(try Self.device("Atmel-maXTouch-Touchscreen.desc"), event: 10)
+        d.listingFailures = [Errno(rawValue: EMFILE), Errno(rawValue: EMFILE)]
+        d.start()
+        #expect(d.open.isEmpty)
+        #expect(d.logs.contains(.init(level: .error(.system), message: "cannot enumerate input devices through udev: \(Errno(rawValue: EMFILE)); trying again in 1000 ms")))
+        // systemd hears ready (the daemon waits for devices), and the retry is on the timer.
+        #expect(d.notified.count == 1)
+        #expect(d.timer == EventTime(microseconds: 6_000_000))
+        d.advanceTime(byMS: 999)
+        #expect(d.rescans == 1)
+        d.advanceTime(byMS: 1)
+        #expect(d.rescans == 2)
+        #expect(d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message.hasSuffix("trying again in 2000 ms") == true)
+        d.advanceTime(byMS: 2000)
+        #expect(d.rescans == 3)
+        #expect(d.open == [panel.syspath])
+        #expect(d.logText.contains("listed input devices again after a failed listing"))
+        #expect(d.notified.last == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        // Nothing more is due: no further listing.
+        #expect(d.timer == nil)
+        d.advanceTime(byMS: 120_000)
+        #expect(d.rescans == 3)
+    }
+
+    @Test func aListingThatKeepsFailingWaitsAtMostAMinuteBetweenTries() throws {
+        var d = EmbeddedDaemon(at: EventTime(microseconds: 5_000_000))
+        d.listingFailures = Array(repeating: Errno(rawValue: EMFILE), count: 12)
+        d.start()
+        var waits: [String] = []
+        for _ in 0..<9 {
+            let failure = d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message ?? ""
+            waits.append(failure.split(separator: " ").suffix(2).joined(separator: " "))
+            let due = try #require(d.timer)
+            d.advanceTime(to: due)
+        }
+        #expect(waits == ["1000 ms", "2000 ms", "4000 ms", "8000 ms", "16000 ms", "32000 ms", "60000 ms", "60000 ms", "60000 ms"])
+    }
+
     @Test func aUdevOverflowListsAgainAndFindsWhatChanged() throws {
         var (d, nodes) = try started()
         let other = d.plug(try Self.device("EP0430M09.desc"), event: 20)

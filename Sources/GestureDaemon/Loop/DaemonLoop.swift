@@ -243,7 +243,7 @@ public final class DaemonLoop: DaemonControl {
             case .error(let f): log.error(f, line.message)
             }
         case .rescan:
-            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error)) }
+            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error, at: monotonicNow())) }
         case .drainInput:
             for syspath in devices.keys.sorted() {
                 if let d = devices[syspath], d.registration != nil { deviceReady(syspath, d.evdev, []) }
