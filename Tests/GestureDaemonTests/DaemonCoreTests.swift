@@ -221,6 +221,37 @@ import Testing
         #expect(!d.states("pan").contains(.cancelled))
     }
 
+    @Test func aReloadToAnEmptyFileKeepsTheRunningConfigurationAndSaysWhy() throws {
+        var (d, nodes, frames, i) = try midScroll()
+        d.notified.removeAll()
+        let running = d.core.configuration
+        // A FIFO used to read as this; a file caught just after truncation still does.
+        d.nextConfig = .success(try ConfigLoader.load(text: "", file: "/etc/gestured/gestured.toml"))
+        for input in [DaemonCore.Input.configFileChanged, .signal(SIGHUP, at: d.now)] {
+            d.send(input)
+            #expect(d.core.configuration == running)
+            #expect(d.logs.last?.level == .warning(.config))
+            #expect(d.logs.last?.message.contains("/etc/gestured/gestured.toml is empty (no recognizers, no device rules); keeping the running configuration (\(running.recognizers.count) recognizers)") == true)
+        }
+        #expect(d.notified.last == .ready(status: "reload refused, previous config kept: /etc/gestured/gestured.toml is empty"))
+        // The pan in flight goes on.
+        while i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        #expect(d.states("pan").last == .ended)
+    }
+
+    @Test func aDaemonStartedWithAnEmptyFileReloadsItsFirstRecognizers() throws {
+        let empty = try ConfigLoader.load(text: "", file: "/etc/gestured/gestured.toml")
+        var d = EmbeddedDaemon(configuration: empty, options: .init(configPath: "/etc/gestured/gestured.toml"))
+        d.start()
+        d.nextConfig = .success(try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: "/etc/gestured/gestured.toml"))
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
+        // And from one to none again is refused, as from any.
+        d.nextConfig = .success(empty)
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
+    }
+
     @Test func anEditorTouchingTheFileWithoutChangingItReloadsNothing() throws {
         var d = EmbeddedDaemon(options: .init(configPath: "/etc/gestured/gestured.toml"))
         d.start()

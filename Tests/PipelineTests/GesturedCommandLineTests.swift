@@ -78,6 +78,66 @@ struct GesturedCommandLineTests {
         #expect(Set(offered.split(separator: "\n").map(String.init)) == options)
     }
 
+    /// A gestured left running, its log read as it comes.
+    final class RunningDaemon {
+        let process = Process()
+        let log = Pipe()
+        private(set) var text = ""
+
+        init(_ args: [String]) throws {
+            let dir = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let exe = URL(fileURLWithPath: dir).deletingLastPathComponent().appendingPathComponent("gestured").path
+            process.executableURL = URL(fileURLWithPath: exe)
+            process.arguments = args
+            process.environment = ["PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = log
+            try process.run()
+        }
+
+        /// Reads the log until it holds `what` (at most `seconds`).
+        func waitFor(_ what: String, seconds: Double = 30) -> Bool {
+            let fd = log.fileHandleForReading.fileDescriptor
+            let end = Date().addingTimeInterval(seconds)
+            while !text.contains(what) {
+                let left = end.timeIntervalSinceNow
+                guard left > 0 else { return false }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, Int32(min(left, 1) * 1000)) >= 0 else { return false }
+                if p.revents == 0 { continue }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { return text.contains(what) }
+                text += String(decoding: chunk[0..<n], as: UTF8.self)
+            }
+            return true
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// A config replaced by a FIFO used to reload as an empty file: the daemon
+    /// ran on with 0 recognizers. Now the reload is refused and says why.
+    @Test func aConfigReplacedByAFIFOIsRefusedOnReload() throws {
+        let dir = NSTemporaryDirectory() + "gestured-fifo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/gestured.toml"
+        try "[recognizer.t]\nkind = \"tap\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(["--config=\(path)", "--stdout", "--no-socket"])
+        defer { daemon.stop() }
+        #expect(daemon.waitFor("running with \(path): 1 recognizers"), "\(daemon.text)")
+        // Moved into place, as an editor saves: the watcher reloads it.
+        try #require(mkfifo(dir + "/next", 0o600) == 0)
+        try #require(rename(dir + "/next", path) == 0)
+        #expect(daemon.waitFor("\(path) changed: \(path) has errors; keeping the previous configuration"), "\(daemon.text)")
+        #expect(daemon.text.contains("\(path): is a FIFO (named pipe), not a regular file"))
+        #expect(!daemon.text.contains("0 recognizers"))
+    }
+
     @Test func aBadConfigStopsTheDaemonBeforeItStartsWithFileLineAndKey() throws {
         let path = NSTemporaryDirectory() + "gestured-cli-\(getpid()).toml"
         try "[recognizer.c]\nkind = \"circle\"\nmax_sweep_deg = 200\n".write(toFile: path, atomically: true, encoding: .utf8)

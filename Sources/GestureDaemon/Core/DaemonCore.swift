@@ -689,6 +689,17 @@ public struct DaemonCore {
                 log(.debug, "\(trigger): \(loaded.source) unchanged", into: &actions)
                 return
             }
+            // An empty configuration (no recognizers, no device rules) where
+            // there was one is what a file emptied while being written looks
+            // like: the running one stays. (An empty file is accepted at start,
+            // where it is what the daemon was given.)
+            if loaded.recognizers.isEmpty && loaded.devices.isEmpty
+                && !(configuration.recognizers.isEmpty && configuration.devices.isEmpty) {
+                log(.warning(.config), "\(trigger): \(loaded.source) is empty (no recognizers, no device rules); keeping the running configuration (\(configuration.recognizers.count) recognizers): a reload never empties it, as a file caught while being rewritten looks the same. To run with none, restart gestured with that file, or use gesturectl pause", into: &actions)
+                actions.append(.notify(.reloading))
+                actions.append(.notify(.ready(status: "reload refused, previous config kept: \(loaded.source) is empty")))
+                return
+            }
             c = loaded
         }
         actions.append(.notify(.reloading))
