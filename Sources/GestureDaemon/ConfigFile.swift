@@ -53,7 +53,7 @@ public enum ConfigFile {
         var st = stat()
         if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }
         if let kind = notRegular(st.st_mode) {
-            return .failure(ConfigFailure(description: "\(path): is \(kind), not a regular file; a config is read only from a regular file"))
+            return .failure(ConfigFailure(description: "\(path): is \(kind), not a regular file; only a regular file is read"))
         }
         if let problem = accept(st) { return .failure(ConfigFailure(description: problem)) }
         if Int(st.st_size) > limit { return tooBig("\(st.st_size) bytes") }

@@ -217,7 +217,7 @@ struct ConfigHardeningTests {
         #expect(f.description == "\(path):1: the file is 2000000 bytes; a config may be at most 1048576 bytes (1 MiB)")
         // A device, which has no size, is not read at all.
         guard case .failure(let z) = ConfigFile.load(path: "/dev/zero") else { Issue.record("loaded"); return }
-        #expect(z.description == "/dev/zero: is a character device, not a regular file; a config is read only from a regular file")
+        #expect(z.description == "/dev/zero: is a character device, not a regular file; only a regular file is read")
     }
 
     /// A FIFO put where the config was read as an empty file (opened
@@ -230,9 +230,9 @@ struct ConfigHardeningTests {
         try #require(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         guard case .failure(let f) = ConfigFile.load(path: fifo) else { Issue.record("a FIFO was loaded"); return }
-        #expect(f.description == "\(fifo): is a FIFO (named pipe), not a regular file; a config is read only from a regular file")
+        #expect(f.description == "\(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read")
         guard case .failure(let d) = ConfigFile.load(path: "/tmp") else { Issue.record("a directory was loaded"); return }
-        #expect(d.description == "/tmp: is a directory, not a regular file; a config is read only from a regular file")
+        #expect(d.description == "/tmp: is a directory, not a regular file; only a regular file is read")
         guard case .failure(let n) = ConfigFile.load(path: "/dev/null") else { Issue.record("/dev/null was loaded"); return }
         #expect(n.description.contains("is a character device"))
         let link = path + ".link"
