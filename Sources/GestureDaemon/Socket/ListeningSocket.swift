@@ -114,7 +114,7 @@ public struct ListeningSocket: Sendable {
             // for: anything else was put there by someone else after the bind.
             var now = stat()
             guard fstatat(directory.fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0,
-                  (now.st_mode & S_IFMT) == S_IFSOCK, now.st_mode & 0o7777 == mode,
+                  (now.st_mode & S_IFMT) == S_IFSOCK, now.st_mode & 0o777 == mode & 0o777,
                   gid == gid_t.max || now.st_gid == gid
             else {
                 throw SocketError("bind", errno: EEXIST, "\(path) was replaced by something else while the daemon set it up; check who can write to \(dirPath)")
