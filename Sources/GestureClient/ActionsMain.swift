@@ -67,7 +67,13 @@ public struct ActionsArguments: Sendable, Equatable {
     /// stopped (or, with `check`, prints what it would subscribe to). Messages go to
     /// stderr (the check's report to stdout); returns the exit status.
     public func run(environment: [String: String]) -> Int32 {
-        let warn: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0 + "\n") }
+        run(environment: environment, warn: { try? FileDescriptor.standardError.writeAll($0 + "\n") },
+            report: { print($0) })
+    }
+
+    /// `run`, with its messages to `warn` and the check's report to `report`.
+    func run(environment: [String: String], warn: @escaping @Sendable (String) -> Void,
+             report: (String) -> Void) -> Int32 {
         let path: String
         if let file {
             path = file
@@ -77,11 +83,23 @@ public struct ActionsArguments: Sendable, Equatable {
             warn("gesturectl: no HOME or XDG_CONFIG_HOME to find actions.toml in; give --file PATH")
             return 1
         }
+        // Its commands run as us: a file someone else can change is refused.
+        let trust = ActionsFileTrust()
+        if let problem = trust.problemWithDirectories(of: path) {
+            warn("gesturectl: \(problem)")
+            return 1
+        }
         let bytes: [UInt8]
-        switch ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes) {
+        var untrusted = false
+        let read = ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes) { st in
+            let problem = trust.problem(file: path, st)
+            untrusted = problem != nil
+            return problem
+        }
+        switch read {
         case .success(let b): bytes = b
         case .failure(let f):
-            warn("gesturectl: \(f)\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)")
+            warn("gesturectl: \(f)" + (untrusted ? "" : "\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"))
             return 1
         }
         let actions: ActionsFile
@@ -94,8 +112,8 @@ public struct ActionsArguments: Sendable, Equatable {
         for w in actions.warnings { warn("gesturectl: \(w)") }
         if check {
             let n = actions.actions.count
-            print("\(path): ok: \(n == 1 ? "1 action" : "\(n) actions"), max_running \(maxRunning ?? actions.maxRunning ?? ActionsFile.defaultMaxRunning)")
-            print("subscribes with: \(actions.subscribeRequest ?? "nothing (no actions)")")
+            report("\(path): ok: \(n == 1 ? "1 action" : "\(n) actions"), max_running \(maxRunning ?? actions.maxRunning ?? ActionsFile.defaultMaxRunning)")
+            report("subscribes with: \(actions.subscribeRequest ?? "nothing (no actions)")")
             return 0
         }
         let service = ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socketPath(environment: environment),

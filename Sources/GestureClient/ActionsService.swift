@@ -9,8 +9,11 @@ import LinuxSystem
 /// file's directory (inotify, so a saved file is reloaded), and, while
 /// commands run, a short timeout to reap them. It never waits for a command.
 ///
-/// - The file: reloaded when it is written or moved into place; a bad one is
-///   reported with file:line: key and the actions loaded before stay.
+/// - The file: reloaded when a write of it is complete (closed after writing,
+///   or moved into place, and nothing written while it was read); a bad one,
+///   one someone else may write to, one that is not a regular file, or one
+///   with no actions where there were some, is reported and the actions
+///   loaded before stay.
 /// - The daemon: when the connection is lost it reconnects, at once after a
 ///   connection that had been greeted, else after a backoff of 0.1 s doubling
 ///   to 5 s (as `gesturectl subscribe`). Gestures that had begun and not
@@ -93,7 +96,7 @@ public final class ActionsService {
         // EINTR: handle whatever is ready, as below.
         let ready = poll(&fds, nfds_t(fds.count), timeout)
 
-        if let watcher, ready > 0, fds[0].revents != 0, watcher.configChanged() { reload() }
+        if let watcher, ready > 0, fds[0].revents != 0, watcher.configChanged() { reload(completeVersionOnly: true) }
         runner.reap()
         try readLines()
         if connection != nil && !greeted && monotonicNow() >= helloDeadline {
@@ -212,10 +215,20 @@ public final class ActionsService {
     // MARK: - The file
 
     /// Loads the file again if its bytes changed; a bad file is reported and
-    /// the actions loaded before stay.
-    public func reload() {
+    /// the actions loaded before stay. `completeVersionOnly`: for a change the
+    /// watcher saw, what was read counts only if nothing was written meanwhile.
+    public func reload(completeVersionOnly: Bool = false) {
+        let trust = ActionsFileTrust()
         let bytes: [UInt8]
-        switch ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes) {
+        let outcome: Result<[UInt8], ConfigFile.ConfigFailure>
+        if let problem = trust.problemWithDirectories(of: path) {
+            outcome = .failure(ConfigFile.ConfigFailure(description: problem))
+        } else {
+            outcome = ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes, accept: { trust.problem(file: path, $0) })
+        }
+        // Written to while being read: the write's end brings the next reload.
+        if completeVersionOnly, let watcher, !watcher.readWasUndisturbed() { return }
+        switch outcome {
         case .success(let b): bytes = b
         case .failure(let f):
             refusedReloads += 1
@@ -226,6 +239,13 @@ public final class ActionsService {
         guard bytes != loadedBytes else { return }
         do {
             let new = try ActionsLoader.load(bytes: bytes, file: path)
+            if new.actions.isEmpty && !actions.actions.isEmpty {
+                // What a file emptied or cut short while being written looks like.
+                refusedReloads += 1
+                warn("gesturectl: \(path): no [[action]] tables; not reloaded, the \(count(actions.actions.count)) loaded before stay "
+                     + "(a reload never takes them all away; to run none, stop gesturectl actions)")
+                return
+            }
             actions = new
             loadedBytes = bytes
             runner.maxRunning = maxRunningOverride ?? new.maxRunning ?? ActionsFile.defaultMaxRunning

@@ -30,22 +30,35 @@ public enum ConfigFile {
         }
     }
 
-    /// The file's bytes, or why they cannot be had. More than `limit` bytes (by
-    /// its size, or by reading: /dev/zero has no size) is an error.
-    public static func read(path: String, limit: Int) -> Result<[UInt8], ConfigFailure> {
+    /// The file's bytes, or why they cannot be had. Only a regular file (or a
+    /// symbolic link to one) is read: a FIFO, a device, a socket or a directory
+    /// put in its place is an error that says what it is, never an empty config.
+    /// More than `limit` bytes (by its size, or by reading: a file in /proc
+    /// says 0) is an error.
+    /// `accept` looks at the status of what was opened and returns what is
+    /// wrong with it (nil: nothing), before a byte is read.
+    public static func read(path: String, limit: Int,
+                            accept: (stat) -> String? = { _ in nil }) -> Result<[UInt8], ConfigFailure> {
         func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
             .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
         }
         func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
             .failure(ConfigFailure(description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
         }
+        // O_NONBLOCK: opening a FIFO with no writer must not hang; what was
+        // opened is then checked by its descriptor, not by the name again.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         if fd < 0 { return failure("cannot open", errno) }
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return failure("cannot read", EISDIR) }
-        if (st.st_mode & S_IFMT) == S_IFREG && Int(st.st_size) > limit { return tooBig("\(st.st_size) bytes") }
+        if let kind = notRegular(st.st_mode) {
+            return .failure(ConfigFailure(description: "\(path): is \(kind), not a regular file; only a regular file is read"))
+        }
+        if let problem = accept(st) { return .failure(ConfigFailure(description: problem)) }
+        if Int(st.st_size) > limit { return tooBig("\(st.st_size) bytes") }
+        // A regular file blocks on no read; back to blocking so that none fails with EAGAIN.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -61,7 +74,22 @@ public enum ConfigFile {
         return .success(bytes)
     }
 
+    /// What a file of this mode is, in words, when it is not a regular file.
+    static func notRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "a special file (mode \(String(mode, radix: 8)))"
+        }
+    }
+
     public struct ConfigFailure: Error, CustomStringConvertible, Sendable {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 }

@@ -20,6 +20,7 @@ final class Scratch: Sendable {
     init(_ name: String) {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(name)-\(UUID().uuidString)").path
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        chmod(path, 0o755)  // whatever the umask: `gesturectl actions` refuses a directory others can write to
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -1,3 +1,4 @@
+import Foundation
 @testable import GestureClient
 import GestureConfig
 import GestureCore
@@ -74,12 +75,21 @@ final class FakeDaemon {
     }
 }
 
+/// Set once by one thread, read by another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
 func writeFile(_ path: String, _ text: String) {
     // Written beside it and renamed into place, as editors save.
     let temporary = path + ".new"
     let f = fopen(temporary, "w")!
     fputs(text, f)
     fclose(f)
+    chmod(temporary, 0o644)  // whatever the umask: a file only its owner writes, as actions requires
     rename(temporary, path)
 }
 
@@ -201,6 +211,66 @@ extension ChildProcesses {
             daemon.send(event(#""name":"tap","kind":"tap","state":"recognized","fingers":1,"taps":1"#))
             #expect(try until(s) { readText(out)?.hasSuffix("tap\n") == true })
             #expect(warnings.lines.contains("gesturectl: connected to \(daemon.path)"))
+        }
+
+        /// Rewritten in place (truncated, then written an action at a time) a
+        /// thousand times while the service runs: it applies only whole versions.
+        @Test func aThousandRewritesInPlaceNeverApplyAHalfWrittenFile() throws {
+            func version(_ tag: String, _ count: Int) -> (text: String, execs: [String]) {
+                let execs = (1...count).map { "echo \(tag)\($0)" }
+                return (execs.map { "[[action]]\nkind = \"tap\"\nexec = \"\($0)\"\n" }.joined(), execs)
+            }
+            let a = version("a", 20), b = version("b", 30)
+            let s = try service(a.text)
+            let path = s.path
+            let done = Flag()
+            let writer = Thread {
+                for i in 0..<1000 {
+                    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                    // An action per write: every point the writer can be caught at parses.
+                    for block in (i % 2 == 0 ? a : b).execs.map({ "[[action]]\nkind = \"tap\"\nexec = \"\($0)\"\n" }) {
+                        _ = Array(block.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    }
+                    close(fd)
+                }
+                done.set()
+            }
+            writer.start()
+            var applied: Set<[String]> = []
+            while !done.isSet {
+                try s.step(timeoutMS: 1)
+                applied.insert(s.actions.actions.map(\.exec))
+            }
+            #expect(applied.isSubset(of: [a.execs, b.execs]), "applied \(applied.subtracting([a.execs, b.execs]).map(\.count)) actions")
+            // The last version (b) is applied once the writes are over.
+            #expect(try until(s) { s.actions.actions.map(\.exec) == b.execs })
+        }
+
+        @Test func aReloadToNoActionsKeepsTheOnesLoaded() throws {
+            let s = try service("[[action]]\nkind = \"tap\"\nexec = \"true\"\n")
+            writeFile(s.path, "")
+            #expect(try until(s) { s.refusedReloads == 1 })
+            #expect(s.actions.actions.count == 1)
+            #expect(warnings.lines.last == "gesturectl: \(s.path): no [[action]] tables; not reloaded, the 1 action loaded before stay (a reload never takes them all away; to run none, stop gesturectl actions)")
+        }
+
+        @Test func aFIFOOrAFileOthersCanWriteIsRefusedOnReload() throws {
+            let s = try service("[[action]]\nkind = \"tap\"\nexec = \"true\"\n")
+            let next = dir + "/next"
+            try #require(mkfifo(next, 0o600) == 0 && rename(next, s.path) == 0)
+            #expect(try until(s) { s.refusedReloads == 1 })
+            #expect(warnings.lines.contains { $0.hasPrefix("gesturectl: \(s.path): is a FIFO (named pipe), not a regular file") })
+            unlink(s.path)
+            writeFile(s.path, "[[action]]\nkind = \"swipe\"\nexec = \"true\"\n")
+            #expect(try until(s) { s.reloads == 1 })
+            // Made group-writable and saved again: refused, the swipe action stays.
+            try #require(chmod(s.path, 0o664) == 0)
+            let fd = open(s.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            _ = Array("[[action]]\nkind = \"tap\"\nexec = \"true\"\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            #expect(try until(s) { s.refusedReloads == 2 })
+            #expect(warnings.lines.contains { $0.contains("\(s.path) can be written by its group (mode 0664") })
+            #expect(s.actions.actions.map(\.kinds) == [[.swipe]])
         }
 
         @Test func aDaemonThatIsNotThereIsWaitedFor() throws {

@@ -23,3 +23,17 @@ import Testing
         #expect(vars["GESTURE_TYPE"] == nil)
     }
 }
+
+@Suite struct EventEnvironmentKeyTests {
+    /// A daemon (or anything on the socket) decides no variable name outside
+    /// GESTURE_ followed by `[A-Z0-9_]`: keys with `=`, NUL, upper case, spaces,
+    /// dashes or non-ASCII letters are skipped, the others stay.
+    @Test func keysOutsideLowercaseLettersDigitsAndUnderscoreAreSkipped() throws {
+        let line = #"{"type":"event","name":"t","taps":1,"edge_2":"left","a=b":"x","PATH":"/evil","x\u0000y":"1","ld-preload":"z","k y":"1","é":"e","":"empty","ſ":"long s","Ｘ":"wide"}"#
+        let names = EventEnvironment.variables(for: try JSONValue.parse(line)).map(\.0).sorted()
+        #expect(names == ["GESTURE_EDGE_2", "GESTURE_NAME", "GESTURE_TAPS"])
+        for name in names {
+            #expect(name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 })
+        }
+    }
+}

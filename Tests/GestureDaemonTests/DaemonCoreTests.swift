@@ -221,6 +221,37 @@ import Testing
         #expect(!d.states("pan").contains(.cancelled))
     }
 
+    @Test func aReloadToAnEmptyFileKeepsTheRunningConfigurationAndSaysWhy() throws {
+        var (d, nodes, frames, i) = try midScroll()
+        d.notified.removeAll()
+        let running = d.core.configuration
+        // A FIFO used to read as this; a file caught just after truncation still does.
+        d.nextConfig = .success(try ConfigLoader.load(text: "", file: "/etc/gestured/gestured.toml"))
+        for input in [DaemonCore.Input.configFileChanged, .signal(SIGHUP, at: d.now)] {
+            d.send(input)
+            #expect(d.core.configuration == running)
+            #expect(d.logs.last?.level == .warning(.config))
+            #expect(d.logs.last?.message.contains("/etc/gestured/gestured.toml is empty (no recognizers, no device rules); keeping the running configuration (\(running.recognizers.count) recognizers)") == true)
+        }
+        #expect(d.notified.last == .ready(status: "reload refused, previous config kept: /etc/gestured/gestured.toml is empty"))
+        // The pan in flight goes on.
+        while i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        #expect(d.states("pan").last == .ended)
+    }
+
+    @Test func aDaemonStartedWithAnEmptyFileReloadsItsFirstRecognizers() throws {
+        let empty = try ConfigLoader.load(text: "", file: "/etc/gestured/gestured.toml")
+        var d = EmbeddedDaemon(configuration: empty, options: .init(configPath: "/etc/gestured/gestured.toml"))
+        d.start()
+        d.nextConfig = .success(try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: "/etc/gestured/gestured.toml"))
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
+        // And from one to none again is refused, as from any.
+        d.nextConfig = .success(empty)
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
+    }
+
     @Test func anEditorTouchingTheFileWithoutChangingItReloadsNothing() throws {
         var d = EmbeddedDaemon(options: .init(configPath: "/etc/gestured/gestured.toml"))
         d.start()
@@ -357,6 +388,47 @@ import Testing
         d.advanceTime(byMS: 60_000)
         d.send(.udevFailed(Errno(rawValue: ENOMEM), at: d.now))
         #expect(d.logs.last?.message.contains("(18 more since the last report)") == true)
+    }
+
+    @Test func aListingThatFailsAtStartIsTriedAgainWithBackoffUntilItWorks() throws {
+        // Start-up under a low descriptor limit: udev cannot list (EMFILE) until descriptors free up.
+        var d = EmbeddedDaemon(at: EventTime(microseconds: 5_000_000))
+        let panel = d.plug(try Self.device("Atmel-maXTouch-Touchscreen.desc"), event: 10)
+        d.listingFailures = [Errno(rawValue: EMFILE), Errno(rawValue: EMFILE)]
+        d.start()
+        #expect(d.open.isEmpty)
+        #expect(d.logs.contains(.init(level: .error(.system), message: "cannot enumerate input devices through udev: \(Errno(rawValue: EMFILE)); trying again in 1000 ms")))
+        // systemd hears ready (the daemon waits for devices), and the retry is on the timer.
+        #expect(d.notified.count == 1)
+        #expect(d.timer == EventTime(microseconds: 6_000_000))
+        d.advanceTime(byMS: 999)
+        #expect(d.rescans == 1)
+        d.advanceTime(byMS: 1)
+        #expect(d.rescans == 2)
+        #expect(d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message.hasSuffix("trying again in 2000 ms") == true)
+        d.advanceTime(byMS: 2000)
+        #expect(d.rescans == 3)
+        #expect(d.open == [panel.syspath])
+        #expect(d.logText.contains("listed input devices again after a failed listing"))
+        #expect(d.notified.last == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        // Nothing more is due: no further listing.
+        #expect(d.timer == nil)
+        d.advanceTime(byMS: 120_000)
+        #expect(d.rescans == 3)
+    }
+
+    @Test func aListingThatKeepsFailingWaitsAtMostAMinuteBetweenTries() throws {
+        var d = EmbeddedDaemon(at: EventTime(microseconds: 5_000_000))
+        d.listingFailures = Array(repeating: Errno(rawValue: EMFILE), count: 12)
+        d.start()
+        var waits: [String] = []
+        for _ in 0..<9 {
+            let failure = d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message ?? ""
+            waits.append(failure.split(separator: " ").suffix(2).joined(separator: " "))
+            let due = try #require(d.timer)
+            d.advanceTime(to: due)
+        }
+        #expect(waits == ["1000 ms", "2000 ms", "4000 ms", "8000 ms", "16000 ms", "32000 ms", "60000 ms", "60000 ms", "60000 ms"])
     }
 
     @Test func aUdevOverflowListsAgainAndFindsWhatChanged() throws {

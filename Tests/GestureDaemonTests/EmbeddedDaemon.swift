@@ -28,6 +28,8 @@ struct EmbeddedDaemon {
     var info = DaemonInfo()
     var udevWatched = true
     var rescans = 0
+    /// Errors the next listings fail with, one per listing, before they succeed.
+    var listingFailures: [Errno] = []
     var exitStatus: Int32?
     /// The core's answers to control requests, in order.
     var replies: [ControlReply] = []
@@ -81,7 +83,9 @@ struct EmbeddedDaemon {
         case .log(let line): logs.append(line)
         case .rescan:
             rescans += 1
-            send(.devicesListed(udev))
+            if listingFailures.isEmpty { send(.devicesListed(udev)) } else {
+                send(.listingFailed(listingFailures.removeFirst(), at: now))
+            }
         case .drainInput:
             for syspath in watched.sorted() { read(syspath) }
             send(.inputDrained)

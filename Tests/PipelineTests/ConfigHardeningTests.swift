@@ -215,9 +215,31 @@ struct ConfigHardeningTests {
         defer { unlink(path) }
         guard case .failure(let f) = ConfigFile.load(path: path) else { Issue.record("loaded"); return }
         #expect(f.description == "\(path):1: the file is 2000000 bytes; a config may be at most 1048576 bytes (1 MiB)")
-        // A device without a size is read no further than the limit.
+        // A device, which has no size, is not read at all.
         guard case .failure(let z) = ConfigFile.load(path: "/dev/zero") else { Issue.record("loaded"); return }
-        #expect(z.description.hasSuffix("more than 1048576 bytes; a config may be at most 1048576 bytes (1 MiB)"))
+        #expect(z.description == "/dev/zero: is a character device, not a regular file; only a regular file is read")
+    }
+
+    /// A FIFO put where the config was read as an empty file (opened
+    /// non-blocking, no writer): 0 recognizers. Anything but a regular file is
+    /// refused, saying what it is; a symbolic link to a regular file is fine.
+    @Test func onlyARegularFileIsRead() throws {
+        let path = try temporaryFile(Array("[recognizer.t]\nkind = \"tap\"\n".utf8))
+        defer { unlink(path) }
+        let fifo = path + ".fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        guard case .failure(let f) = ConfigFile.load(path: fifo) else { Issue.record("a FIFO was loaded"); return }
+        #expect(f.description == "\(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read")
+        guard case .failure(let d) = ConfigFile.load(path: "/tmp") else { Issue.record("a directory was loaded"); return }
+        #expect(d.description == "/tmp: is a directory, not a regular file; only a regular file is read")
+        guard case .failure(let n) = ConfigFile.load(path: "/dev/null") else { Issue.record("/dev/null was loaded"); return }
+        #expect(n.description.contains("is a character device"))
+        let link = path + ".link"
+        try #require(symlink(path, link) == 0)
+        defer { unlink(link) }
+        guard case .success(let c) = ConfigFile.load(path: link) else { Issue.record("a link to a file was refused"); return }
+        #expect(c.recognizers.map(\.name) == ["t"])
     }
 
     @Test func thousandsOfProblemsAreSummarised() {

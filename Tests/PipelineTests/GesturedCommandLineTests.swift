@@ -78,6 +78,106 @@ struct GesturedCommandLineTests {
         #expect(Set(offered.split(separator: "\n").map(String.init)) == options)
     }
 
+    /// A gestured left running, its log read as it comes.
+    final class RunningDaemon {
+        let process = Process()
+        let log = Pipe()
+        private(set) var text = ""
+
+        init(_ args: [String]) throws {
+            let dir = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let exe = URL(fileURLWithPath: dir).deletingLastPathComponent().appendingPathComponent("gestured").path
+            process.executableURL = URL(fileURLWithPath: exe)
+            process.arguments = args
+            process.environment = ["PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = log
+            try process.run()
+        }
+
+        /// Reads the log until it holds `what` (at most `seconds`).
+        func waitFor(_ what: String, seconds: Double = 30) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while !text.contains(what) {
+                let left = end.timeIntervalSinceNow
+                guard left > 0 else { return false }
+                guard readSome(timeoutMS: Int32(min(left, 1) * 1000)) else { return text.contains(what) }
+            }
+            return true
+        }
+
+        /// Takes what the log holds now, so that the daemon never waits on a full pipe.
+        func drain() { while readSome(timeoutMS: 0, once: true) {} }
+
+        /// One read of the log if it has something within `timeoutMS`; false at its end.
+        private func readSome(timeoutMS: Int32, once: Bool = false) -> Bool {
+            let fd = log.fileHandleForReading.fileDescriptor
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, timeoutMS) > 0 else { return !once }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { return false }
+            text += String(decoding: chunk[0..<n], as: UTF8.self)
+            return true
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// A config replaced by a FIFO used to reload as an empty file: the daemon
+    /// ran on with 0 recognizers. Now the reload is refused and says why.
+    @Test func aConfigReplacedByAFIFOIsRefusedOnReload() throws {
+        let dir = NSTemporaryDirectory() + "gestured-fifo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/gestured.toml"
+        try "[recognizer.t]\nkind = \"tap\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(["--config=\(path)", "--stdout", "--no-socket"])
+        defer { daemon.stop() }
+        #expect(daemon.waitFor("running with \(path): 1 recognizers"), "\(daemon.text)")
+        // Moved into place, as an editor saves: the watcher reloads it.
+        try #require(mkfifo(dir + "/next", 0o600) == 0)
+        try #require(rename(dir + "/next", path) == 0)
+        #expect(daemon.waitFor("\(path) changed: \(path) has errors; keeping the previous configuration"), "\(daemon.text)")
+        #expect(daemon.text.contains("\(path): is a FIFO (named pipe), not a regular file"))
+        #expect(!daemon.text.contains("0 recognizers"))
+    }
+
+    /// Rewritten in place a thousand times (truncated, then written a
+    /// recognizer at a time) while the daemon watches it: it loads whole
+    /// versions only, never one cut short.
+    @Test func aConfigRewrittenInPlaceIsReloadedOnlyWhole() throws {
+        let dir = NSTemporaryDirectory() + "gestured-rewrite-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/gestured.toml"
+        func blocks(_ count: Int) -> [String] { (1...count).map { "[recognizer.t\($0)]\nkind = \"tap\"\n" } }
+        func rewrite(_ count: Int) {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            for block in blocks(count) { _ = Array(block.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+            close(fd)
+        }
+        rewrite(3)
+        let daemon = try RunningDaemon(["--config=\(path)", "--stdout", "--no-socket"])
+        defer { daemon.stop() }
+        #expect(daemon.waitFor("running with \(path): 3 recognizers"), "\(daemon.text)")
+        for i in 0..<1000 {
+            rewrite(i % 2 == 0 ? 5 : 3)
+            daemon.drain()
+        }
+        rewrite(7)
+        #expect(daemon.waitFor("loaded \(path): 7 recognizers"), "\(daemon.text.suffix(2000))")
+        let loaded = daemon.text.split(separator: "\n").compactMap { line -> Int? in
+            guard let r = line.range(of: "loaded \(path): ") else { return nil }
+            return Int(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(Set(loaded).isSubset(of: [3, 5, 7]), "loaded \(Set(loaded).sorted()) recognizers")
+        #expect(!daemon.text.contains("has errors"), "a half-written file was read")
+    }
+
     @Test func aBadConfigStopsTheDaemonBeforeItStartsWithFileLineAndKey() throws {
         let path = NSTemporaryDirectory() + "gestured-cli-\(getpid()).toml"
         try "[recognizer.c]\nkind = \"circle\"\nmax_sweep_deg = 200\n".write(toFile: path, atomically: true, encoding: .utf8)

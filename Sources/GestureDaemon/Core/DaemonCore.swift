@@ -59,6 +59,10 @@ public struct DaemonCore {
         public var watchdogInterval: Millis?
         /// How long the udev monitor rests after a receive error before it is read again.
         public var udevBackoff = Millis(1000)
+        /// After a failed listing, the wait before the next try: doubling from
+        /// the first to the last (EMFILE at start-up passes once descriptors free up).
+        public var listingRetryFirst = Millis(1000)
+        public var listingRetryLast = Millis(60_000)
         public init(configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
                     watchdogInterval: Millis? = nil) {
             self.configPath = configPath; self.printEvents = printEvents; self.printFailures = printFailures
@@ -71,7 +75,7 @@ public struct DaemonCore {
         case start(at: EventTime)
         /// What udev lists now (at start, after a netlink overflow, after a reload).
         case devicesListed([InputNode])
-        case listingFailed(Errno)
+        case listingFailed(Errno, at: EventTime)
         /// A udev add, change or remove.
         indirect case udev(InputNodeEvent, at: EventTime)
         /// The kernel dropped udev messages (ENOBUFS).
@@ -203,6 +207,9 @@ public struct DaemonCore {
     var subscribers = 0
     var nextWatchdog: EventTime?
     var udevPausedUntil: EventTime?
+    /// When a failed listing is tried again, and the wait after that one.
+    var listingRetryAt: EventTime?
+    var listingRetryWait: Millis?
     var udevErrors = RateLimit(burst: 3, interval: Millis(60_000))
     var stopping = false
     var printing: Bool
@@ -248,6 +255,7 @@ public struct DaemonCore {
         take(socketDeadline)
         take(nextWatchdog)
         take(udevPausedUntil)
+        take(listingRetryAt)
         return earliest
     }
 
@@ -273,8 +281,11 @@ public struct DaemonCore {
             actions.append(.rescan)
         case .devicesListed(let nodes):
             listed(nodes, into: &actions)
-        case .listingFailed(let e):
-            log(.error(.system), "cannot enumerate input devices through udev: \(e)", into: &actions)
+        case .listingFailed(let e, let now):
+            let wait = listingRetryWait ?? options.listingRetryFirst
+            listingRetryWait = min(Millis(wait.value * 2), options.listingRetryLast)
+            listingRetryAt = now + wait
+            log(.error(.system), "cannot enumerate input devices through udev: \(e); trying again in \(wait)", into: &actions)
             finishListing(into: &actions)
         case .udev(let e, let now):
             guard e.node.isEventNode else { break }
@@ -359,6 +370,11 @@ public struct DaemonCore {
     // MARK: - Devices
 
     private mutating func listed(_ nodes: [InputNode], into actions: inout [Action]) {
+        if listingRetryWait != nil {
+            log(.info, "listed input devices again after a failed listing", into: &actions)
+            listingRetryWait = nil
+            listingRetryAt = nil
+        }
         let present = Set(nodes.map(\.syspath))
         for syspath in openDevices where !present.contains(syspath) {
             // A listing carries no time; what was in flight ends at its last frame.
@@ -605,6 +621,10 @@ public struct DaemonCore {
             // What udev said meanwhile was lost: list again.
             listing = listing ?? .resync
             actions.append(.rescan)
+        } else if let retry = listingRetryAt, retry <= now {
+            listingRetryAt = nil
+            listing = listing ?? .resync
+            actions.append(.rescan)
         }
     }
 
@@ -667,6 +687,17 @@ public struct DaemonCore {
         case .success(let loaded):
             if onlyIfChanged && loaded == configuration {
                 log(.debug, "\(trigger): \(loaded.source) unchanged", into: &actions)
+                return
+            }
+            // An empty configuration (no recognizers, no device rules) where
+            // there was one is what a file emptied while being written looks
+            // like: the running one stays. (An empty file is accepted at start,
+            // where it is what the daemon was given.)
+            if loaded.recognizers.isEmpty && loaded.devices.isEmpty
+                && !(configuration.recognizers.isEmpty && configuration.devices.isEmpty) {
+                log(.warning(.config), "\(trigger): \(loaded.source) is empty (no recognizers, no device rules); keeping the running configuration (\(configuration.recognizers.count) recognizers): a reload never empties it, as a file caught while being rewritten looks the same. To run with none, restart gestured with that file, or use gesturectl pause", into: &actions)
+                actions.append(.notify(.reloading))
+                actions.append(.notify(.ready(status: "reload refused, previous config kept: \(loaded.source) is empty")))
                 return
             }
             c = loaded

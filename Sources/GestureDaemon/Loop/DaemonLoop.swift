@@ -243,7 +243,7 @@ public final class DaemonLoop: DaemonControl {
             case .error(let f): log.error(f, line.message)
             }
         case .rescan:
-            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error)) }
+            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error, at: monotonicNow())) }
         case .drainInput:
             for syspath in devices.keys.sorted() {
                 if let d = devices[syspath], d.registration != nil { deviceReady(syspath, d.evdev, []) }
@@ -251,6 +251,13 @@ public final class DaemonLoop: DaemonControl {
             send(.inputDrained)
         case .loadConfig(let trigger, let onlyIfChanged):
             let result = ConfigFile.load(path: core.options.configPath)
+            // A reload for a change on disk uses only a complete version: one
+            // that nobody wrote to while it was read. Otherwise the write's end
+            // brings another `.configFileChanged`.
+            if onlyIfChanged, let watcher, !watcher.readWasUndisturbed() {
+                log.debug("\(trigger), and was written to again while being read; reading it when that write ends")
+                return
+            }
             var snapshots: [String: DeviceSnapshot] = [:]
             if case .success = result {
                 for (syspath, d) in devices {

@@ -60,40 +60,101 @@ public struct ListeningSocket: Sendable {
     /// Creates, binds and listens at `path`, mode `mode`, group `group` if that
     /// group exists. A socket file nobody answers on is stale and replaced; one
     /// that accepts a connection belongs to a running daemon, and that is an error.
+    ///
+    /// Nothing is done to the socket's file by following its name: the mode is
+    /// set by the umask at bind, the group by `fchownat(AT_SYMLINK_NOFOLLOW)`
+    /// relative to the directory opened beforehand, and the directory itself must
+    /// not let another user replace the file (`SocketDirectory`). So a daemon run
+    /// as root cannot be made to chmod or chown a file someone swapped in.
     public static func bind(path: String, mode: mode_t = 0o660, group: String? = defaultGroup,
                             backlog: Int32 = 32) throws(SocketError) -> ListeningSocket {
+        try bind(path: path, mode: mode, group: group, backlog: backlog, afterBind: {})
+    }
+
+    /// `bind`, with `afterBind` run between the bind and the ownership step:
+    /// the window a hostile user of the directory would aim for (tests).
+    static func bind(path: String, mode: mode_t, group: String?, backlog: Int32,
+                     afterBind: () -> Void) throws(SocketError) -> ListeningSocket {
+        if path.hasPrefix("@") {  // abstract namespace: no file to own or protect
+            let fd = try boundSocket(path, mode: mode)
+            do throws(SocketError) { _ = try SocketSys.retry("listen") { listen(fd, backlog) } } catch let e {
+                _ = Glibc.close(fd)
+                throw e
+            }
+            return ListeningSocket(fd: fd, ownedPath: nil, origin: "bound at \(path)")
+        }
+        let (dirPath, name) = splitPath(path)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw SocketError("bind", errno: EINVAL, "socket path '\(path)' does not name a file")
+        }
+        ensureDirectory(of: path)
+        let directory = try SocketDirectory.open(dirPath)
+        defer { directory.close() }
         var st = stat()
-        if lstat(path, &st) == 0 {
+        if fstatat(directory.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw SocketError("bind", errno: EEXIST, "\(path) exists and is not a socket; remove it or choose another path with --socket")
             }
             if try isAnswered(path) {
                 throw SocketError("connect", errno: EADDRINUSE, "another gestured is already listening on \(path); stop it first (systemctl stop gestured.socket gestured.service) or use --socket")
             }
-            unlink(path)  // stale: its daemon is gone
-        } else {
-            ensureDirectory(of: path)
+            unlinkat(directory.fd, name, 0)  // stale: its daemon is gone
         }
-        let fd = try SocketSys.retry("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try boundSocket(path, mode: mode)
         do throws(SocketError) {
-            // umask decides the mode at bind; no window where the socket is wider than asked.
-            let old = umask(~mode & 0o777)
-            let r = try SocketSys.withAddress(path) { addr, len in Glibc.bind(fd, addr, len) }
-            let bindErrno = errno
-            umask(old)
-            if r != 0 { throw SocketError("bind", errno: bindErrno, "cannot create \(path)") }
+            afterBind()
+            var gid = gid_t.max  // unchanged
             if let group, let g = getgrnam(group) {
-                if chown(path, uid_t.max, g.pointee.gr_gid) != 0 {
+                gid = g.pointee.gr_gid
+                if fchownat(directory.fd, name, uid_t.max, gid, AT_SYMLINK_NOFOLLOW) != 0 {
                     throw SocketError("chown", errno: errno, "cannot give \(path) to group \(group)")
                 }
             }
-            if chmod(path, mode) != 0 { throw SocketError("chmod", errno: errno, "cannot set the mode of \(path)") }
+            // What is at the name now must be a socket with the mode and group asked
+            // for: anything else was put there by someone else after the bind.
+            var now = stat()
+            guard fstatat(directory.fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0,
+                  (now.st_mode & S_IFMT) == S_IFSOCK, now.st_mode & 0o777 == mode & 0o777,
+                  gid == gid_t.max || now.st_gid == gid
+            else {
+                throw SocketError("bind", errno: EEXIST, "\(path) was replaced by something else while the daemon set it up; check who can write to \(dirPath)")
+            }
             _ = try SocketSys.retry("listen") { listen(fd, backlog) }
         } catch let e {
             _ = Glibc.close(fd)
             throw e
         }
         return ListeningSocket(fd: fd, ownedPath: path, origin: "bound at \(path)")
+    }
+
+    /// A new socket bound at `path`, its file created with `mode`.
+    private static func boundSocket(_ path: String, mode: mode_t) throws(SocketError) -> Int32 {
+        let fd = try SocketSys.retry("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        // umask decides the mode at bind; no window where the socket is wider than
+        // asked, and no chmod by name afterwards.
+        let old = umask(~mode & 0o777)
+        var bindErrno: Int32 = 0
+        do throws(SocketError) {
+            let r = try SocketSys.withAddress(path) { addr, len in Glibc.bind(fd, addr, len) }
+            if r != 0 { bindErrno = errno }
+        } catch {
+            umask(old)
+            _ = Glibc.close(fd)
+            throw error
+        }
+        umask(old)
+        if bindErrno != 0 {
+            _ = Glibc.close(fd)
+            throw SocketError("bind", errno: bindErrno, "cannot create \(path)")
+        }
+        return fd
+    }
+
+    /// The directory part (`.` for a bare name) and the last component of `path`.
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let dir = String(path[..<slash])
+        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
     }
 
     /// Whether a daemon answers at `path` (connect succeeds).

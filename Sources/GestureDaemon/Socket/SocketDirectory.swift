@@ -1,0 +1,47 @@
+import Glibc
+
+/// The directory a daemon binds its socket in, opened once so that every later
+/// step on the socket's file is relative to it (`fstatat`, `fchownat`,
+/// `unlinkat`) and never re-resolves the directory's path.
+///
+/// A directory another user may write to is refused: that user could replace
+/// the socket between its bind and its chown, or unlink it. Sticky directories
+/// owned by root or by the daemon's user (`/tmp`) are the exception, since no
+/// one else can remove or rename the daemon's file there.
+struct SocketDirectory {
+    let fd: Int32
+    let path: String
+
+    static func open(_ path: String) throws(SocketError) -> SocketDirectory {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SocketError("open", errno: errno, "cannot open the socket's directory \(path)")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            _ = Glibc.close(fd)
+            throw SocketError("fstat", errno: e, "cannot inspect the socket's directory \(path)")
+        }
+        if let refusal = refusal(path: path, mode: st.st_mode, owner: st.st_uid, us: geteuid()) {
+            _ = Glibc.close(fd)
+            throw SocketError("bind", errno: EPERM, refusal)
+        }
+        return SocketDirectory(fd: fd, path: path)
+    }
+
+    /// Why a directory with this mode and owner is unsafe for the socket, or nil.
+    static func refusal(path: String, mode: mode_t, owner: uid_t, us: uid_t) -> String? {
+        let writableByOthers = mode & (S_IWGRP | S_IWOTH) != 0
+        guard writableByOthers else { return nil }
+        let sticky = mode & S_ISVTX != 0
+        if sticky && (owner == us || owner == 0) { return nil }
+        let octal = String(mode & 0o7777, radix: 8)
+        return "the socket's directory \(path) (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(owner)) "
+            + "is writable by \(mode & S_IWOTH != 0 ? "others" : "its group") and not a sticky directory of root's or ours: "
+            + "another user could replace the socket. Make it writable by its owner only (chmod go-w \(path)) "
+            + "or choose another path with --socket"
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+@testable import GestureClient
+import Glibc
+import Testing
+
+/// `gesturectl actions` runs the file's commands as you: a file or a directory
+/// someone else can change is refused, as ssh refuses such authorized_keys;
+/// and only a regular file is read.
+@Suite struct ActionsFileTrustTests {
+    let scratch = Scratch("trust")
+    var dir: String { scratch.path }
+    static let text = "[[action]]\nkind = \"tap\"\nexec = \"true\"\n"
+
+    /// `gesturectl actions --check --file path`: its status, its messages and its report.
+    func check(_ path: String) -> (status: Int32, warnings: [String], report: [String]) {
+        let warnings = Warnings()
+        var report: [String] = []
+        let status = ActionsArguments(file: path, check: true).run(environment: [:], warn: { warnings.add($0) },
+                                                                   report: { report.append($0) })
+        return (status, warnings.lines, report)
+    }
+
+    func file(_ name: String, in directory: String? = nil, mode: mode_t = 0o644) throws -> String {
+        let path = "\(directory ?? dir)/\(name)"
+        try Self.text.write(toFile: path, atomically: false, encoding: .utf8)
+        try #require(chmod(path, mode) == 0)
+        return path
+    }
+
+    var me: String { ActionsFileTrust.userName(geteuid()) }
+
+    @Test func aFileOfYourOwnIsAccepted() throws {
+        let r = check(try file("actions.toml"))
+        #expect(r.status == 0)
+        #expect(r.report.first?.hasSuffix(": ok: 1 action, max_running 4") == true)
+    }
+
+    @Test func aFIFOIsRefusedNotReadAsEmpty() throws {
+        let fifo = dir + "/actions.toml"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let r = check(fifo)
+        #expect(r.status == 1)
+        #expect(r.report.isEmpty)
+        #expect(r.warnings == ["gesturectl: \(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"])
+    }
+
+    @Test func aFileOthersCanWriteIsRefusedWithTheFix() throws {
+        let group = try file("group.toml", mode: 0o664)
+        let r = check(group)
+        #expect(r.status == 1)
+        #expect(r.warnings == ["gesturectl: \(group) can be written by its group (mode 0664, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(group)"])
+        let anyone = try file("anyone.toml", mode: 0o646)
+        #expect(check(anyone).warnings.first?.contains("can be written by anyone (mode 0646, owner \(me))") == true)
+    }
+
+    @Test func aDirectoryOthersCanWriteIsRefusedUnlessSticky() throws {
+        let open = dir + "/open"
+        try #require(mkdir(open, 0o755) == 0 && chmod(open, 0o777) == 0)
+        let path = try file("actions.toml", in: open)
+        let r = check(path)
+        #expect(r.status == 1)
+        #expect(r.warnings == ["gesturectl: the directory \(open) of \(path) can be written by anyone (mode 0777, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(open)"])
+        // Sticky (as /tmp): no one else can replace the file there.
+        try #require(chmod(open, 0o1777) == 0)
+        #expect(check(path).status == 0)
+        // A link from a safe directory to a file in an unsafe one is no better.
+        try #require(chmod(open, 0o775) == 0)
+        let link = dir + "/link.toml"
+        try #require(symlink(path, link) == 0)
+        #expect(check(link).warnings.first?.contains("the directory \(open) of \(link) can be written by its group") == true)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "giving a file away needs root"))
+    func aFileOrDirectoryOfAnotherUserIsRefused() throws {
+        let other = uid_t(65534)
+        let path = try file("actions.toml")
+        try #require(chown(path, other, gid_t.max) == 0)
+        let r = check(path)
+        #expect(r.status == 1)
+        #expect(r.warnings == ["gesturectl: \(path) belongs to \(ActionsFileTrust.userName(other)) (mode 0644), not to you (\(me)) or root: its commands would run as you. Use a file and directory of your own (as root: chown \(me) \(path))"])
+
+        let theirs = dir + "/theirs"
+        try #require(mkdir(theirs, 0o755) == 0 && chown(theirs, other, gid_t.max) == 0)
+        let inside = try file("actions.toml", in: theirs)
+        #expect(check(inside).warnings.first?.hasPrefix("gesturectl: the directory \(theirs) of \(inside) belongs to \(ActionsFileTrust.userName(other))") == true)
+    }
+
+    @Test func rules() {
+        let t = ActionsFileTrust(user: 1000)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1000, directory: false) == nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100600, owner: 0, directory: false) == nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1001, directory: false) != nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100664, owner: 1000, directory: false) != nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 0, directory: true) == nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 1001, directory: true) != nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o40775, owner: 1000, directory: true) != nil)
+    }
+}
