@@ -21,7 +21,7 @@ mem=${VM_MEM:-1024}
 smp=${VM_SMP:-1}
 bin_dir=${GESTURED_BIN_DIR:-$repo/.build/debug}
 config=${GESTURED_CONFIG:-$repo/config/gestured.toml}
-packages="qemu-system-x86 linux-image-amd64 busybox-static udev systemd kmod evemu-tools libinput-tools jq"
+packages="qemu-system-x86 linux-image-amd64 busybox-static udev systemd kmod evemu-tools libinput-tools jq dbus libpam-systemd"
 modules_wanted="virtio_pci 9pnet_virtio 9p overlay evdev uinput"
 
 t_start=$(date +%s.%N)
