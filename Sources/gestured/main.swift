@@ -98,7 +98,7 @@ struct Gestured {
             if let server = daemon.server {
                 server.rights = ControlRights(daemonUID: geteuid(), controlGroup: group)
                 server.activeSessionUser = { activeSessionUser(seat: $0) }
-                log.info("socket: rotate, profile, pause and resume: \(server.rights.whoMay(seats: [])); the others subscribe only")
+                log.info("socket: rotate, profile, pause and resume: \(server.rights.whoMay(seats: [])); any client may subscribe")
             }
             try daemon.start()
         } catch {
