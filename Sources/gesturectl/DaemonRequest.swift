@@ -24,6 +24,10 @@ func askDaemon(_ socket: SocketOption, _ request: String, command: String) throw
     return answer
 }
 
+/// Who may send the requests that change the daemon, for their --help.
+let controlRightsHelp = "It changes the daemon for every subscriber: root, the daemon's own user, the user active at "
+    + "the touchscreen's seat and members of its control group (gestured-control) may; see gestured(8), CONTROL."
+
 /// What to do when the daemon refuses a request that changes it: who may, and how.
 func notPermittedHint(_ command: String) -> String {
     "gesturectl \(command): to change the daemon, run gesturectl as the user logged in at the touchscreen "
