@@ -4,7 +4,7 @@
 #   make check                unit tests
 #   make check-portable       the built binaries need no Swift toolchain to run
 # The binaries link the Swift runtime statically (--static-swift-stdlib): an
-# installed gestured needs only libc, libstdc++, libudev, libevdev and libmtdev,
+# installed gestured needs only libc, libstdc++, libudev, libevdev, libmtdev and libsystemd,
 # and starts with about 1.8 MB less resident memory than with the shared runtime
 # (BENCHMARKS.md, "Binary and memory").
 # gesture-run goes to $(LIBEXECDIR)/gestured: the long-running `gesturectl lisgd`

@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: [.apt(["libmtdev-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // sd-login (Debian's libsystemd-dev): the active session's user on a seat, for gestured only.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CSocketShim"),
         // A malloc counter for `gesturectl bench` (it replaces malloc: gesturectl only).
         .target(name: "CAllocCounter"),
@@ -71,7 +73,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem"],
+            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem", "CSystemd"],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",

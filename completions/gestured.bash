@@ -27,8 +27,11 @@ _gestured() {
         --trace)
             COMPREPLY=($(compgen -W "all $(_gestured_recognizers)" -- "$cur"))
             return ;;
+        --control-group)
+            COMPREPLY=($(compgen -g -- "$cur"))
+            return ;;
     esac
-    COMPREPLY=($(compgen -W '--stdout --config --failures -v --verbose --trace --socket --no-socket --version -h --help' -- "$cur"))
+    COMPREPLY=($(compgen -W '--stdout --config --failures -v --verbose --trace --socket --no-socket --control-group --version -h --help' -- "$cur"))
 }
 
 complete -o filenames -F _gestured gestured

@@ -25,5 +25,6 @@ complete -c gestured -s v -l verbose -d 'Log every skipped input node and other 
 complete -c gestured -l trace -x -a '(__gestured_recognizers)' -d 'Trace a recognizer live on stderr'
 complete -c gestured -l socket -r -F -d 'Where subscribers connect'
 complete -c gestured -l no-socket -d "Do not open the subscribers' socket (with --stdout)"
+complete -c gestured -l control-group -x -a '(__fish_complete_groups)' -d 'Group whose members may rotate, switch the profile, pause and resume'
 complete -c gestured -l version -d 'Print the version and exit'
 complete -c gestured -s h -l help -d 'Show help information'

@@ -2,9 +2,9 @@
 # Installs the Debian packages gestured builds and tests against. Idempotent.
 # Usage: scripts/deps.sh [--vm]   (--vm adds what the qemu test harness needs)
 set -eu
-pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev"
+pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsystemd-dev"
 if [ "${1:-}" = "--vm" ]; then
-  pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd"
+  pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd"
 fi
 missing=""
 for p in $pkgs; do

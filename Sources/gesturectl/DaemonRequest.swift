@@ -17,9 +17,23 @@ func askDaemon(_ socket: SocketOption, _ request: String, command: String) throw
     }
     if answer.reply["type"] == .string("error") {
         let code = text(answer.reply["code"])
-        throw CleanExit.message("gesturectl \(command): \(text(answer.reply["message"])) (\(code))", code: 1)
+        var message = "gesturectl \(command): \(text(answer.reply["message"])) (\(code))"
+        if code == ProtocolErrorCode.notPermitted.rawValue { message += "\n" + notPermittedHint(command) }
+        throw CleanExit.message(message, code: 1)
     }
     return answer
+}
+
+/// Who may send the requests that change the daemon, for their --help.
+let controlRightsHelp = "It changes the daemon for every subscriber: root, the daemon's own user, the user active at "
+    + "the touchscreen's seat and members of its control group (gestured-control) may; see gestured(8), CONTROL."
+
+/// What to do when the daemon refuses a request that changes it: who may, and how.
+func notPermittedHint(_ command: String) -> String {
+    "gesturectl \(command): to change the daemon, run gesturectl as the user logged in at the touchscreen "
+        + "while that session is the active one (logging in over ssh is not enough), as root (sudo gesturectl \(command) ...), "
+        + "or as a member of the daemon's control group: an administrator adds you with usermod -aG GROUP USER, "
+        + "then you log in again (gestured(8), CONTROL)"
 }
 
 /// A value from the daemon, as text a terminal shows as it is (names come

@@ -11,6 +11,8 @@ struct ProfileCommand: ParsableCommand {
         NAME no recognizer has is accepted with a warning: then none takes part until \
         another profile is chosen or a reload brings one. The profile outlives a \
         config reload; the daemon starts with "default".
+
+        Any client may show the profile; switching it is restricted. \(controlRightsHelp)
         """)
 
     @Argument(help: ArgumentHelp("The profile to make active; without it, show the active one.", valueName: "NAME"))

@@ -3,7 +3,8 @@ import ArgumentParser
 struct ResumeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
-        abstract: "Recognize gestures again after `gesturectl pause`, with the profile active before it.")
+        abstract: "Recognize gestures again after `gesturectl pause`, with the profile active before it.",
+        discussion: controlRightsHelp)
 
     @OptionGroup var socket: SocketOption
 

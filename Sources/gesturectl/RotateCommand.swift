@@ -35,6 +35,8 @@ struct RotateCommand: ParsableCommand {
         xrandr's names are taken too, so a rotation hook can pass them on: normal (0), \
         left (90), inverted or invert (180), right (270). lisgd's -o 1 (xrandr right) is \
         270 here, -o 3 (left) is 90.
+
+        \(controlRightsHelp)
         """)
 
     @Argument(help: ArgumentHelp("Degrees clockwise, or the name xrandr gives the orientation.",

@@ -1,7 +1,7 @@
 import Glibc
 import GestureDaemon
 
-/// gestured's command line. Parsed by hand: the daemon has six options, and
+/// gestured's command line. Parsed by hand: the daemon has a few options, and
 /// argument-parser would bring FoundationEssentials into it (about 3.8 MB of
 /// resident memory and 16 MB of binary with a static runtime).
 struct Arguments {
@@ -13,6 +13,8 @@ struct Arguments {
     var trace: [String] = []
     var socket = ListeningSocket.defaultPath
     var noSocket = false
+    /// The group whose members may rotate, switch profiles, pause and resume.
+    var controlGroup: String?
     var version = false
     var help = false
 
@@ -22,7 +24,7 @@ struct Arguments {
         var status: Int32
     }
 
-    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--trace <NAME> ...] [--socket <PATH>] [--no-socket] [--version]"
+    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--trace <NAME> ...] [--socket <PATH>] [--no-socket] [--control-group <GROUP>] [--version]"
 
     static let helpText = """
         OVERVIEW: Turn touchscreen multitouch into named gestures.
@@ -46,6 +48,12 @@ struct Arguments {
           --socket <PATH>         Where subscribers connect, unless systemd passes the
                                   socket. (default: \(ListeningSocket.defaultPath))
           --no-socket             Do not open the subscribers' socket (with --stdout).
+          --control-group <GROUP>
+                                  Members of GROUP may rotate, switch the profile,
+                                  pause and resume, as root, the daemon's own user and
+                                  the user of the seat's active session may; other
+                                  clients only subscribe and ask for status.
+                                  (default: gestured-control, if that group exists)
           --version               Print the version and exit.
           -h, --help              Show help information.
 
@@ -69,7 +77,7 @@ struct Arguments {
             func value() throws(Exit) -> String {
                 if let inline { return inline }
                 guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
-                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : name == "--trace" ? "NAME" : "PATH")>'")
+                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : name == "--trace" ? "NAME" : name == "--control-group" ? "GROUP" : "PATH")>'")
                 }
                 return v
             }
@@ -85,6 +93,10 @@ struct Arguments {
             case "--trace": a.trace.append(try value())
             case "--socket": a.socket = try value()
             case "--no-socket": a.noSocket = try flag()
+            case "--control-group":
+                let g = try value()
+                if g.isEmpty { throw usageError("'--control-group' takes a group's name") }
+                a.controlGroup = g
             case "--version": a.version = try flag()
             case "-h", "--help": a.help = try flag()
             default:

@@ -40,11 +40,12 @@ struct Gestured {
     let trace: [String]
     let socket: String
     let noSocket: Bool
+    let controlGroup: String?
     let version: Bool
 
     init(_ a: Arguments) {
         stdout = a.stdout; config = a.config; failures = a.failures; verbose = a.verbose; trace = a.trace
-        socket = a.socket; noSocket = a.noSocket; version = a.version
+        socket = a.socket; noSocket = a.noSocket; controlGroup = a.controlGroup; version = a.version
     }
 
     func run() throws {
@@ -63,6 +64,11 @@ struct Gestured {
         let known = Set(configuration.recognizers.map(\.name))
         for name in trace where name != "all" && !known.contains(name) {
             log.warning(.config, "--trace \(name): no recognizer of that name in \(configuration.source); it is traced if a reload adds one")
+        }
+        let group: ControlRights.Group?
+        do { group = try ControlGroupChoice.resolve(explicit: controlGroup) } catch {
+            log.error(.config, "\(error)")
+            throw ExitCode(1)
         }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
@@ -89,6 +95,11 @@ struct Gestured {
                                         case .bug: log.error(.ours, "\(entry)")
                                         }
                                     })
+            if let server = daemon.server {
+                server.rights = ControlRights(daemonUID: geteuid(), controlGroup: group)
+                server.activeSessionUser = { activeSessionUser(seat: $0) }
+                log.info("socket: rotate, profile, pause and resume: \(server.rights.whoMay(seats: [])); any client may subscribe")
+            }
             try daemon.start()
         } catch {
             listener?.close()

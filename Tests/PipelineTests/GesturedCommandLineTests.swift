@@ -58,7 +58,7 @@ struct GesturedCommandLineTests {
                 .filter { $0.hasPrefix("-") }.map { String($0.trimmingCharacters(in: [","])) }
         })
         #expect(options == ["--stdout", "--config", "--failures", "-v", "--verbose", "--trace", "--socket", "--no-socket",
-                            "--version", "-h", "--help"])
+                            "--control-group", "--version", "-h", "--help"])
         func file(_ name: String) throws -> String { try String(contentsOfFile: repoRoot + "/completions/" + name, encoding: .utf8) }
         let zsh = try file("_gestured"), fish = try file("gestured.fish")
         for o in options {
@@ -185,5 +185,16 @@ struct GesturedCommandLineTests {
         let r = try gestured(["--config=\(path)", "--stdout", "--no-socket"])
         #expect(r.status == 1)
         #expect(r.err == "gestured: error (config): \(path):3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized\n")
+    }
+
+    /// A control group that does not exist is a mistake to say at once, not a
+    /// daemon in which no group may control.
+    @Test func anUnknownControlGroupStopsTheDaemonBeforeItStarts() throws {
+        let r = try gestured(["--stdout", "--no-socket", "--control-group", "no-such-group-\(getpid())"])
+        #expect(r.status == 1)
+        #expect(r.err == "gestured: error (config): --control-group no-such-group-\(getpid()): no such group\n")
+        let empty = try gestured(["--stdout", "--no-socket", "--control-group="])
+        #expect(empty.status == 64)
+        #expect(empty.err.contains("'--control-group' takes a group's name"))
     }
 }

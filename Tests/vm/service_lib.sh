@@ -41,7 +41,10 @@ svc_active() { [ "$(systemctl is-active gestured.service)" = active ]; }
 # svc_start — start the socket, wake the daemon with a status request, wait for active.
 svc_start() {
     systemctl start gestured.socket || vm_abort "systemctl start gestured.socket failed"
-    /usr/local/bin/gesturectl status > "$VM_SCRATCH/status.txt" 2>&1 || vm_fail "gesturectl status failed: $(cat "$VM_SCRATCH/status.txt")"
+    # The first request starts the daemon; under TCG on a busy host its first start
+    # (binaries and libraries read over 9p) can outlast gesturectl's 5 s wait.
+    vm_wait_until 60 sh -c '/usr/local/bin/gesturectl status > "$1" 2>&1' sh "$VM_SCRATCH/status.txt" \
+        || vm_fail "gesturectl status failed: $(cat "$VM_SCRATCH/status.txt")"
     vm_wait_until 30 svc_active || { journalctl -u gestured --no-pager | tail -30 >&2; vm_abort "gestured.service not active"; }
 }
 

@@ -1,9 +1,9 @@
 import GestureCore
 
 /// A request that changes how the daemon reads touches: the screen's rotation,
-/// the active profile, a pause. It comes from a socket client; any client may
-/// send one, as any may subscribe (the socket's mode and group decide who is a
-/// client). The socket server parses it, `DaemonCore` carries it out and answers.
+/// the active profile, a pause. It comes from a socket client that
+/// `ControlRights` lets change the daemon (any client may subscribe). The socket
+/// server parses it and checks the right, `DaemonCore` carries it out and answers.
 public enum ControlRequest: Sendable, Equatable {
     /// Every touchscreen (nil), or those with this name as `status` shows it.
     case rotate(Rotation, device: String?)

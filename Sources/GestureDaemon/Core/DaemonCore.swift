@@ -236,7 +236,8 @@ public struct DaemonCore {
             DaemonInfo.Device(name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
                               sizeMM: $0.pipeline.decoder.geometry.sizeMM,
                               sizeSource: $0.pipeline.decoder.geometry.sizeSource,
-                              rotation: $0.pipeline.decoder.rotation)
+                              rotation: $0.pipeline.decoder.rotation,
+                              seat: $0.node.properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? DaemonInfo.Device.defaultSeat)
         }, profile: profile)
     }
 

@@ -18,10 +18,14 @@ public struct DaemonInfo: Sendable, Equatable {
         public var sizeSource: DeviceGeometry.SizeSource
         /// The rotation the next touch sequence is read with (config, or set at runtime).
         public var rotation: Rotation
+        /// The logind seat the touchscreen belongs to (udev's ID_SEAT): whose
+        /// active session may change the daemon (`ControlRights`). Not sent.
+        public var seat: String
+        public static let defaultSeat = "seat0"
         public init(name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution,
-                    rotation: Rotation = .none) {
+                    rotation: Rotation = .none, seat: String = Device.defaultSeat) {
             self.name = name; self.node = node; self.sizeMM = sizeMM; self.sizeSource = sizeSource
-            self.rotation = rotation
+            self.rotation = rotation; self.seat = seat
         }
     }
     public struct Recognizer: Sendable, Equatable {
@@ -77,12 +81,16 @@ public enum ProtocolErrorCode: String, Sendable {
     case unknownDevice = "unknown_device"
     /// A request the daemon cannot carry out now (it is stopping).
     case unavailable
+    /// A request that changes the daemon from a client without the right to
+    /// (see `ControlRights`); the connection stays.
+    case notPermitted = "not_permitted"
 
     /// Whether the connection is closed after the line.
     public var isFinal: Bool {
         switch self {
         case .tooManyErrors, .slowConsumer, .shuttingDown, .tooManyClients: return true
-        case .malformed, .unknownCommand, .badArgument, .lineTooLong, .unknownDevice, .unavailable: return false
+        case .malformed, .unknownCommand, .badArgument, .lineTooLong, .unknownDevice, .unavailable, .notPermitted:
+            return false
         }
     }
 }

@@ -70,6 +70,11 @@ public final class SocketServer {
     public var info: DaemonInfo
     /// Carries out `rotate`, `profile`, `pause` and `resume`; without one they are refused.
     public weak var controller: DaemonControl?
+    /// Who may send those requests; anyone else gets `not_permitted`.
+    public var rights = ControlRights(daemonUID: geteuid())
+    /// The uid in the active session on a seat (logind), nil when there is none:
+    /// `gestured` asks sd-login; without it no seat grants anything.
+    public var activeSessionUser: (String) -> UInt32? = { _ in nil }
     public var log: (String) -> Void
     private weak var loop: SocketServerLoop?
     private let clock: () -> EventTime
@@ -100,6 +105,8 @@ public final class SocketServer {
     /// Connect, subscribe and disconnect lines: a client reconnecting in a loop
     /// must not flood the journal.
     private var connectionLog = LogLimiter(burst: 30, window: Millis(10_000))
+    /// Refused control requests: a client asking in a loop must not flood the journal.
+    private var refusalLog = LogLimiter(burst: 20, window: Millis(10_000))
 
     public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
                 clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
@@ -279,7 +286,19 @@ public final class SocketServer {
                 }
                 enqueue(SharedLine(statusLine(id: id)), to: c)
             case .control(let request, let id):
-                let who = "client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid))"
+                let peer = ControlRights.Peer(uid: c.cred.uid, gid: c.cred.gid, groups: c.cred.groups)
+                let seats = info.seats
+                let grant = rights.grant(to: peer, activeSeats: seats.map {
+                    ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0))
+                })
+                guard let grant else {
+                    let what = "socket: client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid)): \(request.command) refused: not permitted"
+                    if let line = refusalLog.admit(what, now: clock()) { log(line) }
+                    let message = rights.refusal(request.command, uid: c.cred.uid, seats: seats)
+                    enqueue(SharedLine(ProtocolMessages.error(.notPermitted, message, id: id)), to: c)
+                    continue
+                }
+                let who = "client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid), \(grant))"
                 let reply = controller?.control(request, from: who)
                     ?? .refused(.unavailable, "this socket has no daemon behind it to carry the request out")
                 enqueue(SharedLine(ProtocolMessages.reply(reply, id: id)), to: c)

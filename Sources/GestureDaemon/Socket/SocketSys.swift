@@ -54,7 +54,19 @@ package enum SocketSys {
         var pid: Int32 = 0
         var uid: UInt32 = 0, gid: UInt32 = 0
         guard gestured_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
-        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+        return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: peerGroups(fd) ?? [])
+    }
+
+    /// The peer's supplementary groups when it connected (SO_PEERGROUPS, Linux 4.13).
+    static func peerGroups(_ fd: Int32) -> [UInt32]? {
+        var groups = [UInt32](repeating: 0, count: 64)
+        for _ in 0..<2 {
+            let n = Int(groups.withUnsafeMutableBufferPointer { gestured_peer_groups(fd, $0.baseAddress, Int32($0.count)) })
+            guard n >= 0 else { return nil }
+            if n <= groups.count { return Array(groups[0..<n]) }
+            groups = [UInt32](repeating: 0, count: n)  // more than 64: the kernel said how many
+        }
+        return nil
     }
 
     /// Asks for a send buffer of `bytes` (SO_SNDBUF; Linux doubles it and caps it at wmem_max).
@@ -98,4 +110,6 @@ public struct PeerCredentials: Sendable, Equatable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+    /// Supplementary groups (SO_PEERGROUPS); empty when the kernel would not say.
+    public var groups: [UInt32] = []
 }

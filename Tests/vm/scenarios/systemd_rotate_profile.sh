@@ -2,13 +2,15 @@
 # vm-mode: systemd
 # vm-timeout: 300
 # Live rotation, profiles and pause through the real socket, asked for by a member
-# of group gestured who is not root: the same played swipe (one finger 40 mm
+# of groups gestured and gestured-control who is not root: the same played swipe (one finger 40 mm
 # towards the panel's own bottom) is a swipe down, then `gesturectl rotate right`
 # turns it into a swipe right at the place the user sees (PROTOCOL.md's worked
 # swipe), through a reload too, and `rotate 90` into a swipe left; `pause`
 # silences it, `resume` brings it back;
 # `profile locked` lets only the recognizer tagged "locked" fire; a restart
-# forgets the rotation. Someone outside the group cannot rotate.
+# forgets the rotation. Someone outside group gestured cannot connect; a member of
+# gestured alone (not at the seat, no session in this boot) subscribes but is
+# refused control with not_permitted, and the journal names the uid.
 . "$VM_REPO/Tests/vm/lib.sh"
 . "$VM_REPO/Tests/vm/service_lib.sh"
 
@@ -21,6 +23,8 @@ kind = "swipe"
 profiles = ["locked"]
 EOF
 svc_user alice gestured
+usermod -aG gestured-control alice
+svc_user bob gestured
 svc_user mallory
 svc_start
 
@@ -58,7 +62,7 @@ vm_assert_eq "gesturectl rotate right as alice: what it says" \
     "rotation 270° for every touchscreen ('gestured test portrait panel'), from the next touch on" "$out"
 vm_assert_eq "status: the panel's rotation" 270 "$(status_json | jq '.devices[0].rotation')"
 vm_assert_eq "rotated 270: the same finger is a swipe right, located as the user sees it" "swipe right 34.00,17.00" "$(play)"
-vm_assert "the journal says who rotated" sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'uid $(id -u alice)): rotation 270° for every touchscreen'"
+vm_assert "the journal says who rotated" sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'uid $(id -u alice), group .gestured-control.): rotation 270° for every touchscreen'"
 
 systemctl reload gestured.service
 vm_wait_until 10 sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'SIGHUP: loaded'" || vm_fail "no reload in the journal"
@@ -89,6 +93,16 @@ out=$(svc_as mallory gesturectl rotate 0 2>&1); rc=$?
 vm_assert_eq "rotate as a user outside group gestured: exit status" 1 "$rc"
 vm_assert "rotate as a user outside group gestured: permission denied" sh -c "echo \"\$1\" | grep -q 'permission denied'" sh "$out"
 vm_assert_eq "mallory changed nothing" 270 "$(status_json | jq '.devices[0].rotation')"
+
+# bob is in group gestured only: he may read, not change the daemon.
+out=$(svc_as bob gesturectl rotate 0 2>&1); rc=$?
+vm_assert_eq "rotate as a member of gestured only: exit status" 1 "$rc"
+vm_assert "rotate as a member of gestured only: not_permitted, with who may" sh -c "echo \"\$1\" | grep -q 'uid $(id -u bob) may not rotate: changing the daemon is for root.*members of group .gestured-control.* (not_permitted)'" sh "$out"
+vm_assert "the journal names bob's uid on the refusal" sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'uid $(id -u bob)): rotate refused: not permitted'"
+out=$(svc_as bob gesturectl pause 2>&1); rc=$?
+vm_assert_eq "pause as a member of gestured only: exit status" 1 "$rc"
+vm_assert_eq "bob changed nothing" "270 false" "$(status_json | jq -r '"\(.devices[0].rotation) \(.paused)"')"
+vm_assert "bob may still ask for status" sh -c 'setpriv --reuid=bob --regid="$(id -g bob)" --init-groups -- gesturectl status > /dev/null'
 
 # In degrees: turned 90° clockwise (xrandr left), the panel's own down is the user's left.
 as_alice gesturectl rotate 90 > /dev/null 2>&1 || vm_fail "gesturectl rotate 90 failed"
