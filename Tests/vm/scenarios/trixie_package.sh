@@ -87,6 +87,7 @@ left=$(find /etc /usr /var/lib /run -name '*gestured*' -not -path '/var/lib/dpkg
 vm_assert_eq "no file of gestured's left after purge" "" "$left"
 vm_assert_not "no user gestured after purge" getent passwd gestured
 vm_assert_not "no group gestured after purge" getent group gestured
+vm_assert_not "no group gestured-control after purge" getent group gestured-control
 vm_assert_eq "no gestured unit known to systemd" "" \
     "$(systemctl list-unit-files --no-legend 'gestured*' 2>/dev/null)"
 
