@@ -45,8 +45,11 @@ BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show
 
 all: build
 
+# The three installed programs only (not the fuzz targets); they share their modules.
 build:
-	$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH)
+	for p in gestured gesturectl gesture-run; do \
+		$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --product $$p || exit 1; \
+	done
 
 # gesturectl's completions come from argument-parser; gestured's are written by
 # hand (completions/), as it parses its arguments by hand.
