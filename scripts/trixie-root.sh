@@ -20,7 +20,7 @@ build)
     fetch=""
     ;;
 vm)
-    first="systemd,systemd-sysv,udev,kmod,dbus,libpam-systemd,evemu-tools,libinput-tools,libevdev2,libmtdev1t64,libudev1,jq,python3,procps,psmisc,passwd,login,util-linux,acl,ca-certificates"
+    first="systemd,systemd-sysv,udev,kmod,dbus,libpam-systemd,evemu-tools,libevdev2,libmtdev1t64,libudev1,jq,python3,procps,psmisc,passwd,login,util-linux,acl,ca-certificates"
     second=""
     # Debian's Sxmo, whose lisgd hook the trixie_package scenario runs unchanged.
     fetch="sxmo-utils"
