@@ -1,6 +1,7 @@
-import GestureDaemon
 import Glibc
 import GestureCore
+import GestureProtocol
+import LinuxSystem
 
 /// A client's connection to gestured's socket (blocking connect, then lines
 /// read with a timeout), for `gesturectl`.
@@ -35,7 +36,7 @@ public final class DaemonConnection {
             let why: String
             switch e {
             case EACCES:
-                why = "\(path): permission denied. The socket is for members of the group '\(ListeningSocket.defaultGroup)': sudo usermod -aG \(ListeningSocket.defaultGroup) $USER, then log in again"
+                why = "\(path): permission denied. The socket is for members of the group '\(DaemonSocket.defaultGroup)': sudo usermod -aG \(DaemonSocket.defaultGroup) $USER, then log in again"
             case ENOENT:
                 why = "\(path) does not exist: is gestured running? (systemctl enable --now gestured.socket)"
             case ECONNREFUSED:

@@ -1,5 +1,4 @@
 import Glibc
-import GestureConfig
 import GestureCore
 
 /// Where the daemon's configuration comes from, and loading it (at start and

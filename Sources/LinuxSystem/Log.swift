@@ -1,5 +1,4 @@
 import GestureCore
-import LinuxSystem
 
 /// Whose fault a problem is, so the reader knows where to look (as libinput's
 /// "kernel bug" / "client bug" / "libinput bug" messages do).

@@ -4,15 +4,17 @@ import GestureClient
 import GestureCore
 import GestureDaemon
 import Glibc
+import GestureProtocol
+import LinuxSystem
 
 /// `--socket PATH`, shared by the commands that talk to the daemon.
 struct SocketOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(ListeningSocket.defaultPath)).", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(DaemonSocket.defaultPath)).", valueName: "PATH"))
     var socket: String?
 
     var path: String {
         socket ?? ProcessInfo.processInfo.environment["GESTURED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ListeningSocket.defaultPath
+            ?? DaemonSocket.defaultPath
     }
 }
 

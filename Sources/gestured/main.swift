@@ -2,6 +2,8 @@ import GestureCore
 import GestureDaemon
 import Glibc
 import LinuxSystem
+import GestureProtocol
+import GestureConfig
 
 /// The process environment, from Glibc's `environ`.
 func processEnvironment() -> [String: String] {

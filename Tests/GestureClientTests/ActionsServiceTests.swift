@@ -1,7 +1,6 @@
 @testable import GestureClient
 import GestureConfig
 import GestureCore
-import GestureDaemon
 import Glibc
 import LinuxSystem
 import Testing

@@ -2,6 +2,8 @@ import GestureCore
 import Glibc
 import LinuxInput
 import LinuxSystem
+import GestureProtocol
+import GestureConfig
 
 /// What the kernel and udev say about one device the loop has opened: the
 /// input to every decision about it. The loop reads it from libevdev (no system

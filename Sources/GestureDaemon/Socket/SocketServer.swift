@@ -2,6 +2,7 @@ import CSocketShim
 import Glibc
 import GestureCore
 import LinuxSystem
+import GestureProtocol
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
