@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "GestureProtocol", dependencies: ["GestureCore"], swiftSettings: strict),
         .target(
             name: "GestureConfig",
-            dependencies: ["GestureCore", "CTomlShim"],
+            dependencies: ["GestureCore", "LinuxSystem", "CTomlShim"],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
