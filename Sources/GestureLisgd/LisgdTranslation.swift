@@ -59,7 +59,7 @@ public struct LisgdTranslation: Sendable {
             throw LisgdError("'\(device.name)' has no usable X/Y axes; it is not a touchscreen")
         }
         var notes: [String] = []
-        let m = Measures(o, device: device, xAxis: xAxis, yAxis: yAxis, notes: &notes)
+        let m = Measures.of(o, device: device, xAxis: xAxis, yAxis: yAxis, notes: &notes)
         let plan = Plan(o, notes: &notes)
         var toml = Self.configHeader(o, device: device, arguments: arguments, measures: m, notes: notes)
         var actions = Self.actionsHeader(arguments: arguments)
@@ -103,7 +103,9 @@ public struct LisgdTranslation: Sendable {
         var diagonals: Bool
         var screen: Point
 
-        init(_ o: LisgdOptions, device: DeviceDescription, xAxis: AxisInfo, yAxis: AxisInfo, notes: inout [String]) {
+        /// The measures of `o` on this device, and a note for each guess and change.
+        static func of(_ o: LisgdOptions, device: DeviceDescription, xAxis: AxisInfo, yAxis: AxisInfo,
+                       notes: inout [String]) -> Measures {
             let geometry = DeviceGeometry(x: xAxis, y: yAxis)
             if geometry.sizeSource == .fallback {
                 notes.append("'\(device.name)' reports no resolution: its size is taken as \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm, so lisgd's pixels are guessed too")
@@ -145,17 +147,11 @@ public struct LisgdTranslation: Sendable {
             if o.leniencyDegrees > 22 && o.bindings.contains(where: { $0.swipe.isDiagonal }) {
                 notes.append("-r \(o.leniencyDegrees): diagonal bindings take at most 22.5°; lisgd's overlapping sectors (its order: up, up-right, right, …) are not copied")
             }
-            self.geometry = geometry
-            self.unitsX = unitsX; self.unitsY = unitsY
-            self.scale = scale
-            self.edgeMM = edgeMM
-            self.minDistanceMM = minDistanceMM
-            self.stepMM = stepMM
-            self.durationMS = durationMS
-            self.straightAngle = straightAngle
-            self.diagonalAngle = diagonalAngle
-            diagonals = o.bindings.contains { $0.swipe.isDiagonal }
-            screen = DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM
+            return Measures(geometry: geometry, unitsX: unitsX, unitsY: unitsY, scale: scale, edgeMM: edgeMM,
+                            minDistanceMM: minDistanceMM, stepMM: stepMM, durationMS: durationMS,
+                            straightAngle: straightAngle, diagonalAngle: diagonalAngle,
+                            diagonals: o.bindings.contains { $0.swipe.isDiagonal },
+                            screen: DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM)
         }
 
         // A stroke at 45° out of a corner moves as far along a slider's axis as
