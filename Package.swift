@@ -41,11 +41,14 @@ let package = Package(
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
         .target(name: "CTomlShim"),
         .target(name: "GestureCore", swiftSettings: strict),
-        // Errno, file descriptors, the EINTR retry and the monotonic clock: the one system layer.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore"], swiftSettings: strict),
+        // Errno, file descriptors, the EINTR retry, the monotonic clock, the socket calls, the
+        // epoll loop, timer and signals, the log: the one system layer, daemon and clients alike.
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinux", "CSocketShim"], swiftSettings: strict),
+        // The socket protocol's vocabulary, spoken by the daemon and its clients.
+        .target(name: "GestureProtocol", dependencies: ["GestureCore"], swiftSettings: strict),
         .target(
             name: "GestureConfig",
-            dependencies: ["GestureCore", "CTomlShim"],
+            dependencies: ["GestureCore", "LinuxSystem", "CTomlShim"],
             swiftSettings: strict),
         .target(
             name: "LinuxInput",
@@ -53,40 +56,41 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "LinuxInput", "LinuxSystem", "CLinux", "CSocketShim"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem", "CLinux",
+                           "CSocketShim"],
             swiftSettings: strict),
-        // The client side of the socket, for gesturectl only.
+        // The client side of the socket (gesturectl and gesture-run): nothing of the daemon.
         .target(
-            name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "LinuxSystem"],
+            name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureProtocol", "LinuxSystem"],
             swiftSettings: strict),
         // lisgd's command line, its translation and its device loop: no Foundation, so
         // the lean gesture-run can link it as well as gesturectl.
         .target(
             name: "GestureLisgd",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "LinuxInput", "LinuxSystem",
-                           "CLinux"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureClient", "LinuxInput", "LinuxSystem", "CLinux"],
             swiftSettings: strict),
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "LinuxInput", "LinuxSystem"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "GestureProtocol", "LinuxInput",
+                           "LinuxSystem"],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureCore", "GestureDaemon", "LinuxSystem", "CSystemd"],
+            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxSystem", "CSystemd"],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureTools", "CLinux", "CAllocCounter",
+            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureProtocol", "GestureTools", "LinuxSystem",
+                           "CLinux", "CAllocCounter",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // The long-running `gesturectl lisgd` and `gesturectl actions`, which gesturectl
         // execs: no Foundation and no argument-parser, so a small binary that stays
-        // small in memory all day (docs/DESIGN.md, "gesture-run").
+        // small in memory all day (docs/DESIGN.md, "gesture-run"). Links nothing of the daemon.
         .executableTarget(
             name: "gesture-run",
-            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "LinuxInput", "LinuxSystem",
-                           "CLinux"],
+            dependencies: ["GestureClient", "GestureConfig", "GestureLisgd", "LinuxInput", "LinuxSystem", "CLinux"],
             swiftSettings: strict),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
         // -sanitize=fuzzer,address -DFUZZING; the plain build makes stand-ins that
@@ -98,32 +102,35 @@ let package = Package(
             path: "Sources/Fuzz/Evemu", swiftSettings: strict),
         .executableTarget(
             name: "FuzzDecoder",
-            dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "LinuxInput"],
+            dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxInput"],
             path: "Sources/Fuzz/Decoder", swiftSettings: strict),
         .executableTarget(
             name: "FuzzConfig", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig"],
             path: "Sources/Fuzz/Config", swiftSettings: strict),
         .executableTarget(
-            name: "FuzzProtocol", dependencies: ["FuzzSupport", "GestureCore", "GestureDaemon"],
+            name: "FuzzProtocol", dependencies: ["FuzzSupport", "GestureCore", "GestureDaemon", "GestureProtocol"],
             path: "Sources/Fuzz/Protocol", swiftSettings: strict),
         .testTarget(
             name: "LinuxInputTests",
-            dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig"],
+            dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig", "GestureProtocol"],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "GestureTools"],
+            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "GestureProtocol", "GestureTools",
+                           "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
             name: "GestureDaemonTests",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "LinuxInput", "LinuxSystem"],
+            dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem"],
             swiftSettings: strict),
         .testTarget(
-            name: "GestureClientTests", dependencies: ["GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "LinuxSystem"],
+            name: "GestureClientTests",
+            // The daemon only to check that it accepts what the client sends.
+            dependencies: ["GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "GestureProtocol", "LinuxSystem"],
             swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17

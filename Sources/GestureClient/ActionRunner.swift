@@ -1,6 +1,5 @@
 import Glibc
 import GestureCore
-import GestureDaemon
 import LinuxSystem
 
 /// Runs actions' commands for `gesturectl actions` (and bindings' for

@@ -1,6 +1,6 @@
 import GestureConfig
 import GestureCore
-import GestureDaemon
+import GestureProtocol
 
 extension ActionsFile.Action {
     /// Whether this action runs for an event (a parsed `event` line). Every

@@ -1,7 +1,7 @@
 import GestureConfig
-import GestureDaemon
 import Glibc
 import LinuxSystem
+import GestureProtocol
 
 /// `gesturectl actions`' options, read by hand so the lean gesture-run can take
 /// them without argument-parser: `--file PATH`, `--max-running N`, `--socket PATH`
@@ -60,7 +60,7 @@ public struct ActionsArguments: Sendable, Equatable {
 
     /// The socket: --socket, then $GESTURED_SOCKET, then the daemon's default.
     public func socketPath(environment: [String: String]) -> String {
-        socket ?? environment["GESTURED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? ListeningSocket.defaultPath
+        socket ?? environment["GESTURED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? DaemonSocket.defaultPath
     }
 
     /// Loads the actions file and runs its commands for the daemon's events until

@@ -1,8 +1,8 @@
 import Glibc
 import GestureConfig
 import GestureCore
-import GestureDaemon
 import LinuxSystem
+import GestureProtocol
 
 /// `gesturectl actions`: one subscription to gestured, the user's actions
 /// file, and the commands it runs. One thread and one poll(2): the socket, the

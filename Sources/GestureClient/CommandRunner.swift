@@ -1,6 +1,6 @@
 import Glibc
 import GestureCore
-import GestureDaemon
+import LinuxSystem
 
 /// Runs `/bin/sh -c CMD` per event, at most `maxChildren` at a time, without
 /// ever waiting on a child: the event is written to the child's stdin through a

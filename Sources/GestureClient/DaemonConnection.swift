@@ -1,6 +1,7 @@
-import GestureDaemon
 import Glibc
 import GestureCore
+import GestureProtocol
+import LinuxSystem
 
 /// A client's connection to gestured's socket (blocking connect, then lines
 /// read with a timeout), for `gesturectl`.
@@ -35,7 +36,7 @@ public final class DaemonConnection {
             let why: String
             switch e {
             case EACCES:
-                why = "\(path): permission denied. The socket is for members of the group '\(ListeningSocket.defaultGroup)': sudo usermod -aG \(ListeningSocket.defaultGroup) $USER, then log in again"
+                why = "\(path): permission denied. The socket is for members of the group '\(DaemonSocket.defaultGroup)': sudo usermod -aG \(DaemonSocket.defaultGroup) $USER, then log in again"
             case ENOENT:
                 why = "\(path) does not exist: is gestured running? (systemctl enable --now gestured.socket)"
             case ECONNREFUSED:
@@ -57,9 +58,11 @@ public final class DaemonConnection {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 { if errno == EINTR { continue }; return false }
-            offset += n
+            let sent = bytes.withUnsafeBytes { b in
+                try? retryingOnInterrupt { Glibc.send(fd, b.baseAddress! + offset, b.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
+            guard let sent else { return false }
+            offset += sent
         }
         return true
     }
@@ -122,10 +125,11 @@ public final class DaemonConnection {
             let r = poll(&p, 1, timeoutMS)
             if r < 0 { if errno == EINTR { return .timedOut }; return .closed }
             if r == 0 { return .timedOut }
-            let n = read(fd, chunk.baseAddress, chunk.count)
-            if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])); continue }
-            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            return .closed
+            switch Result(catching: { () throws(Errno) in try FileDescriptor(rawValue: fd).read(into: chunk) }) {
+            case .success(let n) where n > 0: buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            case .failure(.wouldBlock): continue
+            default: return .closed
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-import GestureDaemon
+import GestureProtocol
 /// The environment an `--exec` command gets for one event: GESTURE_NAME, _KIND,
 /// _STATE, _TIME, _DEVICE, _FINGERS, _X_MM, _Y_MM (location_mm), _X, _Y
 /// (location, 0…1), and every other field of the event upper-cased:

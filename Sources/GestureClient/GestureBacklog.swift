@@ -1,5 +1,5 @@
 import GestureCore
-import GestureDaemon
+import GestureProtocol
 
 /// The delivery policy for whatever consumes events more slowly than they may
 /// come (a command run per event, an action): every transition that starts or

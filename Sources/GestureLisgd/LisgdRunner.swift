@@ -1,7 +1,6 @@
 import GestureConfig
 import GestureCore
 import GestureClient
-import GestureDaemon
 import Glibc
 import LinuxInput
 import LinuxSystem

@@ -2,6 +2,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureProtocol
 
 /// Replays recordings many times and measures the hot path, per recording:
 /// - the pipeline: decoder → arena → every event encoded as a socket line (the

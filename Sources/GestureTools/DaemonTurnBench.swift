@@ -4,6 +4,7 @@ import GestureCore
 import GestureDaemon
 import LinuxInput
 import LinuxSystem
+import GestureProtocol
 
 /// The daemon's own work per loop turn, without the kernel's side of it:
 /// `DaemonCore` is handed each frame as `DaemonLoop` hands it a read (one

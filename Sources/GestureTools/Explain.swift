@@ -110,7 +110,7 @@ extension Explanation {
     }
 
     /// Everything drawn, in mm, for the view box.
-    private var bounds: Box {
+    fileprivate var bounds: Box {
         var b: Box?
         func add(_ p: Point) { if b == nil { b = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { b!.include(p) } }
         for path in paths { for p in path { add(p) } }
@@ -132,92 +132,139 @@ extension Explanation {
     /// scale bar, each recognizer's evidence in its colour, a legend, and one line
     /// per decision with its reason.
     public func svg() -> String {
-        var b = bounds
+        let canvas = SVGCanvas(self)
+        var s = canvas.header(title: title, paths: paths, decisions: decisions)
+        s += canvas.grid()
+        s += canvas.evidence(of: decisions)
+        s += canvas.touches(paths)
+        s += canvas.scaleBar()
+        s += canvas.legend()
+        s += canvas.decisionLines(decisions)
+        s += "</svg>\n"
+        return s
+    }
+}
+
+/// Where the picture's parts go: the drawing's box in mm and its scale, the
+/// legend beside it, the decisions' lines under it; each part in SVG.
+private struct SVGCanvas {
+    var b: Box
+    /// Pixels per mm.
+    var scale: Double
+    let pad = 20.0
+    var drawW: Double, drawH: Double
+    let legendW = 250.0
+    let lineH = 18.0
+    var textTop: Double
+    var legendH: Double
+    var width: Double, height: Double
+    /// The drawing's top left, in px.
+    var ox: Double, oy: Double
+
+    init(_ e: Explanation) {
+        b = e.bounds
         let marginMM = 4.0
         b = Box(minX: b.minX - marginMM, minY: b.minY - marginMM, maxX: b.maxX + marginMM, maxY: b.maxY + marginMM)
         let longest = max(b.width, b.height, 1)
-        let scale = min(20, max(2, 560 / longest)) // px per mm
-        let pad = 20.0
-        let drawW = b.width * scale, drawH = b.height * scale
-        let legendW = 250.0
-        let lineH = 18.0
-        let lines = decisions.count
-        let textTop = pad + 34 + drawH + 62
-        let longestLine = decisions.map { Self.line($0, numbered: true).count }.max() ?? 0
-        let width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, title.count + 4)) * 7.6 + pad)
-        let legendH = 14 * lineH + 20
-        let height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
-        let ox = pad, oy = pad + 34
-        func x(_ v: Double) -> String { formatFixed(ox + (v - b.minX) * scale, decimals: 1) }
-        func y(_ v: Double) -> String { formatFixed(oy + (v - b.minY) * scale, decimals: 1) }
-        func len(_ v: Double) -> String { formatFixed(v * scale, decimals: 1) }
-        func pts(_ ps: [Point]) -> String { ps.map { x($0.x) + "," + y($0.y) }.joined(separator: " ") }
+        scale = min(20, max(2, 560 / longest)) // px per mm
+        drawW = b.width * scale; drawH = b.height * scale
+        let lines = e.decisions.count
+        textTop = pad + 34 + drawH + 62
+        let longestLine = e.decisions.map { Explanation.line($0, numbered: true).count }.max() ?? 0
+        width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
+        legendH = 14 * lineH + 20
+        height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
+        ox = pad; oy = pad + 34
+    }
 
+    func x(_ v: Double) -> String { formatFixed(ox + (v - b.minX) * scale, decimals: 1) }
+    func y(_ v: Double) -> String { formatFixed(oy + (v - b.minY) * scale, decimals: 1) }
+    func len(_ v: Double) -> String { formatFixed(v * scale, decimals: 1) }
+    func pts(_ ps: [Point]) -> String { ps.map { x($0.x) + "," + y($0.y) }.joined(separator: " ") }
+
+    /// The opening tag, the white page, the title and what was drawn.
+    func header(title: String, paths: [[Point]], decisions: [Explanation.Decision]) -> String {
         var s = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(formatFixed(width, decimals: 0))" height="\(formatFixed(height, decimals: 0))" \
         viewBox="0 0 \(formatFixed(width, decimals: 0)) \(formatFixed(height, decimals: 0))" font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">
 
         """
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Self.escape(title))</text>\n"
+        s += "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Explanation.escape(title))</text>\n"
         s += "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es"), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
-        // Grid every 10 mm.
-        s += "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
+        return s
+    }
+
+    /// Grid every 10 mm, and the drawing's frame.
+    func grid() -> String {
+        var s = "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
         var g = (b.minX / 10).rounded(.up) * 10
         while g <= b.maxX { s += "<line x1=\"\(x(g))\" y1=\"\(y(b.minY))\" x2=\"\(x(g))\" y2=\"\(y(b.maxY))\"/>\n"; g += 10 }
         g = (b.minY / 10).rounded(.up) * 10
         while g <= b.maxY { s += "<line x1=\"\(x(b.minX))\" y1=\"\(y(g))\" x2=\"\(x(b.maxX))\" y2=\"\(y(g))\"/>\n"; g += 10 }
         s += "</g>\n"
         s += "<rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\" fill=\"none\" stroke=\"#bbb\"/>\n"
+        return s
+    }
 
-        // Evidence under the paths, so the paths stay visible; clipped to the drawing
-        // (a failed fit can be far bigger than the stroke).
-        s += "<clipPath id=\"drawing\"><rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\"/></clipPath>\n"
+    /// Evidence under the paths, so the paths stay visible; clipped to the drawing
+    /// (a failed fit can be far bigger than the stroke).
+    func evidence(of decisions: [Explanation.Decision]) -> String {
+        var s = "<clipPath id=\"drawing\"><rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\"/></clipPath>\n"
         s += "<g clip-path=\"url(#drawing)\">\n"
         for d in decisions {
             guard let e = d.evidence else { continue }
-            let c = Self.colour(d.kind)
-            let cls = d.name.replacingOccurrences(of: "\"", with: "")
-            s += "<g class=\"evidence\" data-recognizer=\"\(Self.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
-            if let box = e.strokeBox, d.kind == .circle || d.kind == .checkmark {
-                s += "<rect class=\"stroke-box\" x=\"\(x(box.minX))\" y=\"\(y(box.minY))\" width=\"\(len(box.width))\" height=\"\(len(box.height))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
-            }
-            if let circle = e.circle {
-                s += "<circle class=\"fitted-circle\" cx=\"\(x(circle.center.x))\" cy=\"\(y(circle.center.y))\" r=\"\(len(circle.radius))\" data-radius-mm=\"\(formatFixed(circle.radius, decimals: 2))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\" opacity=\"0.85\"/>\n"
-                let arm = 2.0
-                s += "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
-            }
-            if let inner = e.innerBox {
-                s += "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
-            }
-            for p in e.corners {
-                s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4.5\" fill=\"\(c)\" fill-opacity=\"0.5\"/>\n"
-            }
-            if e.chords.count >= 2 {
-                s += "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
-            }
-            if let v = e.vertex {
-                let r = 6.0
-                s += "<path class=\"vertex\" d=\"M\(x(v.x)),\(formatFixed(oy + (v.y - b.minY) * scale - r, decimals: 1)) l\(r),\(r) l-\(r),\(r) l-\(r),-\(r) z\" fill=\"\(c)\" stroke=\"white\"/>\n"
-            }
-            for (i, p) in e.reversals.enumerated() {
-                s += "<circle class=\"reversal\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"7\" fill=\"\(c)\"/>\n"
-                s += "<text x=\"\(x(p.x))\" y=\"\(formatFixed(oy + (p.y - b.minY) * scale + 4, decimals: 1))\" text-anchor=\"middle\" font-size=\"11\" fill=\"white\" font-weight=\"bold\">\(i + 1)</text>\n"
-            }
-            if let t = e.tapRadius, d.kind == .tap, d.state == .recognized {
-                s += "<circle class=\"tap-radius\" cx=\"\(x(t.center.x))\" cy=\"\(y(t.center.y))\" r=\"\(len(t.radius))\" data-radius-mm=\"\(formatFixed(t.radius, decimals: 2))\" fill=\"\(c)\" fill-opacity=\"0.08\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n"
-            }
-            for p in e.hookCuts {
-                let r = 5.0
-                let cx = oy + (p.y - b.minY) * scale, px = ox + (p.x - b.minX) * scale
-                s += "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
-            }
-            s += "</g>\n"
+            s += evidence(e, of: d)
         }
-
         s += "</g>\n"
+        return s
+    }
 
-        // Touch paths on top.
+    /// What one recognizer measured, in its kind's colour.
+    func evidence(_ e: Evidence, of d: Explanation.Decision) -> String {
+        let c = Explanation.colour(d.kind)
+        let cls = d.name.replacingOccurrences(of: "\"", with: "")
+        var s = "<g class=\"evidence\" data-recognizer=\"\(Explanation.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
+        if let box = e.strokeBox, d.kind == .circle || d.kind == .checkmark {
+            s += "<rect class=\"stroke-box\" x=\"\(x(box.minX))\" y=\"\(y(box.minY))\" width=\"\(len(box.width))\" height=\"\(len(box.height))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
+        }
+        if let circle = e.circle {
+            s += "<circle class=\"fitted-circle\" cx=\"\(x(circle.center.x))\" cy=\"\(y(circle.center.y))\" r=\"\(len(circle.radius))\" data-radius-mm=\"\(formatFixed(circle.radius, decimals: 2))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\" opacity=\"0.85\"/>\n"
+            let arm = 2.0
+            s += "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
+        }
+        if let inner = e.innerBox {
+            s += "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
+        }
+        for p in e.corners {
+            s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4.5\" fill=\"\(c)\" fill-opacity=\"0.5\"/>\n"
+        }
+        if e.chords.count >= 2 {
+            s += "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
+        }
+        if let v = e.vertex {
+            let r = 6.0
+            s += "<path class=\"vertex\" d=\"M\(x(v.x)),\(formatFixed(oy + (v.y - b.minY) * scale - r, decimals: 1)) l\(r),\(r) l-\(r),\(r) l-\(r),-\(r) z\" fill=\"\(c)\" stroke=\"white\"/>\n"
+        }
+        for (i, p) in e.reversals.enumerated() {
+            s += "<circle class=\"reversal\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"7\" fill=\"\(c)\"/>\n"
+            s += "<text x=\"\(x(p.x))\" y=\"\(formatFixed(oy + (p.y - b.minY) * scale + 4, decimals: 1))\" text-anchor=\"middle\" font-size=\"11\" fill=\"white\" font-weight=\"bold\">\(i + 1)</text>\n"
+        }
+        if let t = e.tapRadius, d.kind == .tap, d.state == .recognized {
+            s += "<circle class=\"tap-radius\" cx=\"\(x(t.center.x))\" cy=\"\(y(t.center.y))\" r=\"\(len(t.radius))\" data-radius-mm=\"\(formatFixed(t.radius, decimals: 2))\" fill=\"\(c)\" fill-opacity=\"0.08\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n"
+        }
+        for p in e.hookCuts {
+            let r = 5.0
+            let cx = oy + (p.y - b.minY) * scale, px = ox + (p.x - b.minX) * scale
+            s += "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
+        }
+        s += "</g>\n"
+        return s
+    }
+
+    /// Touch paths on top: each from a green start to a red end.
+    func touches(_ paths: [[Point]]) -> String {
+        var s = ""
         for (i, path) in paths.enumerated() {
             guard let first = path.first, let last = path.last else { continue }
             s += "<g class=\"touch\" data-touch=\"\(i + 1)\">\n"
@@ -228,17 +275,23 @@ extension Explanation {
             s += "<rect class=\"touch-end\" x=\"\(formatFixed(ox + (last.x - b.minX) * scale - 4, decimals: 1))\" y=\"\(formatFixed(oy + (last.y - b.minY) * scale - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
             s += "</g>\n"
         }
+        return s
+    }
 
-        // Scale bar: 10 mm (or 5 mm on a small drawing), under the drawing.
+    /// Scale bar: 10 mm (or 5 mm on a small drawing), under the drawing.
+    func scaleBar() -> String {
         let barMM = b.width >= 25 ? 10.0 : 5.0
         let by = oy + drawH + 18
-        s += "<g class=\"scale-bar\"><line x1=\"\(ox)\" y1=\"\(by)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by)\" stroke=\"black\" stroke-width=\"3\"/>"
+        var s = "<g class=\"scale-bar\"><line x1=\"\(ox)\" y1=\"\(by)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by)\" stroke=\"black\" stroke-width=\"3\"/>"
         s += "<line x1=\"\(ox)\" y1=\"\(by - 5)\" x2=\"\(ox)\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/><line x1=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y1=\"\(by - 5)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/>"
         s += "<text x=\"\(formatFixed(ox + barMM * scale + 8, decimals: 1))\" y=\"\(by + 5)\">\(formatFixed(barMM, decimals: 0)) mm</text></g>\n"
+        return s
+    }
 
-        // Legend.
+    /// The legend, beside the drawing: one row per mark.
+    func legend() -> String {
         let lx = pad + drawW + pad, ly = oy
-        s += "<g class=\"legend\">\n<rect x=\"\(lx)\" y=\"\(ly)\" width=\"\(legendW)\" height=\"\(formatFixed(legendH, decimals: 0))\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n"
+        var s = "<g class=\"legend\">\n<rect x=\"\(lx)\" y=\"\(ly)\" width=\"\(legendW)\" height=\"\(formatFixed(legendH, decimals: 0))\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n"
         var row = 0
         func legend(_ symbol: String, _ label: String) {
             let cy = ly + 20 + Double(row) * lineH
@@ -249,32 +302,38 @@ extension Explanation {
         legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#222\" stroke-width=\"2\"/>", "touch path")
         legend("<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"#2ca02c\"/>", "finger down")
         legend("<rect x=\"8\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d62728\"/>", "finger up")
-        let cc = Self.colour(.circle)
+        let cc = Explanation.colour(.circle)
         legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>", "circle: fitted circle, + centre")
         legend("<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>", "circle: inner box (keep out)")
         legend("<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>", "circle: sharpest fifth of turns")
         legend("<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>", "stroke bounding box")
         legend("<path d=\"M7,-5 l10,10 M17,-5 l-10,10\" stroke=\"#555\" stroke-width=\"2.5\"/>", "hook cut off here")
-        let ck = Self.colour(.checkmark)
+        let ck = Explanation.colour(.checkmark)
         legend("<path d=\"M12,-6 l6,6 l-6,6 l-6,-6 z\" fill=\"\(ck)\"/>", "checkmark: vertex")
         legend("<polyline points=\"0,-5 8,5 24,-7\" fill=\"none\" stroke=\"\(ck)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>", "checkmark: arms measured")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Self.colour(.tickle))\"/><text x=\"12\" y=\"4\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">1</text>", "tickle: reversals, in order")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Self.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Self.colour(.tap))\" stroke-dasharray=\"4,3\"/>", "tap: allowed movement")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tickle))\"/><text x=\"12\" y=\"4\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">1</text>", "tickle: reversals, in order")
+        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Explanation.colour(.tap))\" stroke-dasharray=\"4,3\"/>", "tap: allowed movement")
         s += "<text x=\"\(formatFixed(lx + 12, decimals: 1))\" y=\"\(formatFixed(ly + 20 + Double(row) * lineH + 4, decimals: 1))\" fill=\"#555\">✓ recognized  ✗ failed  — cancelled</text>\n"
         s += "</g>\n"
+        return s
+    }
 
-        // Decisions, one line each.
-        s += "<g class=\"decisions\">\n"
+    /// Decisions, one line each, under the drawing.
+    func decisionLines(_ decisions: [Explanation.Decision]) -> String {
+        var s = "<g class=\"decisions\">\n"
         s += "<text x=\"\(pad)\" y=\"\(formatFixed(textTop - 6, decimals: 1))\" font-weight=\"bold\">Decisions</text>\n"
         for (i, d) in decisions.enumerated() {
             let ty = textTop + 14 + Double(i) * lineH
-            let text = Self.line(d, numbered: decisions.contains { $0.sequence != d.sequence })
+            let text = Explanation.line(d, numbered: decisions.contains { $0.sequence != d.sequence })
             let weight = d.state == .recognized || d.state == .ended ? " font-weight=\"bold\"" : ""
-            s += "<text class=\"decision\" data-recognizer=\"\(Self.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Self.colour(d.kind))\"\(weight)>\(Self.escape(text))</text>\n"
+            s += "<text class=\"decision\" data-recognizer=\"\(Explanation.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Explanation.colour(d.kind))\"\(weight)>\(Explanation.escape(text))</text>\n"
         }
-        s += "</g>\n</svg>\n"
+        s += "</g>\n"
         return s
     }
+}
+
+extension Explanation {
 
     /// One decision in words: mark, name, kind, state, and the reason or what it reported.
     static func line(_ d: Decision, numbered: Bool) -> String {

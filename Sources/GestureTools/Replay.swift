@@ -3,6 +3,7 @@ import GestureConfig
 import GestureCore
 import GestureDaemon
 import LinuxInput
+import LinuxSystem
 
 /// Runs evemu recordings through the same decoder and arena as the daemon.
 public enum Replay {
@@ -240,10 +241,9 @@ final class LineReader {
         while true {
             if start == end {
                 if atEOF { return nil }
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Replay.Failure("read failed: \(String(cString: strerror(errno)))")
+                let n: Int
+                do throws(Errno) { n = try LinuxSystem.FileDescriptor(rawValue: fd).read(into: &buffer) } catch {
+                    throw Replay.Failure("read failed: \(error)")
                 }
                 if n == 0 {
                     atEOF = true

@@ -26,14 +26,22 @@ public struct FileDescriptor: Hashable, Sendable {
         try retryingOnInterrupt { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads up to `buffer.count` bytes into the start of `buffer`; 0 at end of file.
+    public func read(into buffer: inout [UInt8]) throws(Errno) -> Int {
+        try buffer.withUnsafeMutableBytes { b in Result { () throws(Errno) in try read(into: b) } }.get()
+    }
+
+    /// Writes what one call takes of `bytes` (a short write on a pipe or a
+    /// non-blocking descriptor); returns how many were written.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
     /// Writes all of `bytes`, looping over short writes.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            let n = try retryingOnInterrupt {
-                Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            offset += n
+            offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLinux
 import Glibc
 import GestureDaemon
+import GestureConfig
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

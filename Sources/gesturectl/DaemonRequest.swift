@@ -2,6 +2,8 @@ import ArgumentParser
 import GestureClient
 import GestureCore
 import GestureDaemon
+import GestureProtocol
+import LinuxSystem
 
 /// One request to the running daemon for the commands that change it (rotate,
 /// profile, pause, resume): connect, send, and hand back the reply, or exit

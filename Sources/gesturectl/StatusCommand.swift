@@ -1,6 +1,8 @@
 import ArgumentParser
 import GestureClient
 import GestureDaemon
+import GestureProtocol
+import LinuxSystem
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

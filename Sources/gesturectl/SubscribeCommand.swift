@@ -4,15 +4,17 @@ import GestureClient
 import GestureCore
 import GestureDaemon
 import Glibc
+import GestureProtocol
+import LinuxSystem
 
 /// `--socket PATH`, shared by the commands that talk to the daemon.
 struct SocketOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(ListeningSocket.defaultPath)).", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(DaemonSocket.defaultPath)).", valueName: "PATH"))
     var socket: String?
 
     var path: String {
         socket ?? ProcessInfo.processInfo.environment["GESTURED_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ListeningSocket.defaultPath
+            ?? DaemonSocket.defaultPath
     }
 }
 
@@ -217,16 +219,17 @@ final class StandardOutputLines: @unchecked Sendable {
         var offset = 0
         defer { bytes.removeAll(keepingCapacity: true) }
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if n >= 0 { offset += n; continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
+            let written = bytes.withUnsafeBytes { b in
+                Result { () throws(Errno) in try LinuxSystem.FileDescriptor.standardOutput.write(UnsafeRawBufferPointer(rebasing: b[offset...])) }
+            }
+            switch written {
+            case .success(let n): offset += n
+            case .failure(.wouldBlock):
                 var p = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&p, 1, -1)
-            case EPIPE: exit(0)
-            default:
-                warn("gesturectl: cannot write to standard output: \(String(cString: strerror(errno)))")
+            case .failure(.brokenPipe): exit(0)
+            case .failure(let e):
+                warn("gesturectl: cannot write to standard output: \(e)")
                 exit(1)
             }
         }

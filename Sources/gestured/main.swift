@@ -2,29 +2,8 @@ import GestureCore
 import GestureDaemon
 import Glibc
 import LinuxSystem
-
-/// The process environment, from Glibc's `environ`.
-func processEnvironment() -> [String: String] {
-    var env: [String: String] = [:]
-    var p = environ
-    while let entry = p.pointee {
-        let s = String(cString: entry)
-        if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-        p += 1
-    }
-    return env
-}
-
-/// Writes all of `text` to a file descriptor; nothing to do if that fails.
-func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
-        bytes = bytes.dropFirst(n)
-    }
-}
+import GestureProtocol
+import GestureConfig
 
 /// Exits with this status (after the log line that says why).
 struct ExitCode: Error {
@@ -120,11 +99,11 @@ struct Gestured {
 do {
     try Gestured(Arguments.parse(Array(CommandLine.arguments.dropFirst()))).run()
 } catch let e as Arguments.Exit {
-    writeAll(e.status == 0 ? 1 : 2, e.text)
+    try? (e.status == 0 ? FileDescriptor.standardOutput : .standardError).writeAll(e.text)
     exit(e.status)
 } catch let e as ExitCode {
     exit(e.status)
 } catch {
-    writeAll(2, "gestured: \(error)\n")
+    try? FileDescriptor.standardError.writeAll("gestured: \(error)\n")
     exit(1)
 }

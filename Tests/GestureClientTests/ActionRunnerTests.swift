@@ -1,10 +1,10 @@
 @testable import GestureClient
 import GestureCore
-import GestureDaemon
 import Foundation
 import Glibc
 import LinuxSystem
 import Testing
+import GestureProtocol
 
 /// Collects warnings from a runner (the runner and the test share one thread).
 final class Warnings: @unchecked Sendable {

@@ -1,8 +1,9 @@
 @testable import GestureClient
 import GestureConfig
 import GestureCore
-import GestureDaemon
 import Testing
+import GestureDaemon
+import GestureProtocol
 
 /// The actions file: what it accepts, how it says what is wrong, and which
 /// events each action runs for.

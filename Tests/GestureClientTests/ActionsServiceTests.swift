@@ -2,7 +2,6 @@ import Foundation
 @testable import GestureClient
 import GestureConfig
 import GestureCore
-import GestureDaemon
 import Glibc
 import LinuxSystem
 import Testing

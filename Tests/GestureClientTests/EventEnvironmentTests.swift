@@ -1,6 +1,6 @@
 @testable import GestureClient
-import GestureDaemon
 import Testing
+import GestureProtocol
 
 @Suite struct EventEnvironmentTests {
     @Test func envelopeAndKindFieldsBecomeVariables() throws {

@@ -1,8 +1,8 @@
 import Glibc
 import GestureCore
 @testable import GestureClient
-import GestureDaemon
 import Testing
+import GestureProtocol
 
 /// The policy for consumers slower than the events: lifecycle transitions are
 /// never dropped and stay in order per gesture; only `changed` gives way.

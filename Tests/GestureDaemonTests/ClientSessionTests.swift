@@ -1,6 +1,7 @@
 import GestureCore
 @testable import GestureDaemon
 import Testing
+@testable import GestureProtocol
 
 /// The protocol state machine, driven byte by byte as the server would.
 @Suite struct ClientSessionTests {

@@ -1,5 +1,6 @@
 import Glibc
 @testable import GestureDaemon
+@testable import LinuxSystem
 import Testing
 
 /// The config file is read once a write of it is complete, never half-way.

@@ -1,6 +1,7 @@
 import Glibc
 import GestureCore
 @testable import GestureDaemon
+import GestureProtocol
 import LinuxSystem
 import Testing
 

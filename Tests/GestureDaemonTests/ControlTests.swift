@@ -4,6 +4,7 @@ import GestureCore
 import Glibc
 import LinuxInput
 import Testing
+@testable import GestureProtocol
 
 /// Live rotation, profiles and pause, as a client asks for them: the daemon's
 /// decisions on a fake clock, the protocol's parsing, and the socket's replies.

@@ -1,4 +1,4 @@
-import GestureConfig
+@testable import GestureConfig
 import GestureCore
 @testable import GestureDaemon
 import Glibc

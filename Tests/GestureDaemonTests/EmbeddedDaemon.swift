@@ -3,6 +3,7 @@ import GestureCore
 @testable import GestureDaemon
 import LinuxInput
 import LinuxSystem
+@testable import GestureProtocol
 
 /// A deterministic twin of `DaemonLoop` for tests, as NIOEmbedded is for an
 /// event loop: the same `DaemonCore`, a fake clock, a fake udev and devices

@@ -2,6 +2,8 @@ import Glibc
 import GestureCore
 @testable import GestureDaemon
 import Testing
+@testable import GestureProtocol
+import LinuxSystem
 
 /// On the daemon's real event loop: a subscriber that goes away is removed at
 /// once, instead of epoll reporting its hangup over and over.

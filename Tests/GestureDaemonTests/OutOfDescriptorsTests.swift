@@ -3,6 +3,7 @@ import GestureCore
 @testable import GestureDaemon
 @testable import GestureClient
 import Testing
+@testable import GestureProtocol
 
 /// A clock tests move by hand.
 final class FakeClock: @unchecked Sendable {

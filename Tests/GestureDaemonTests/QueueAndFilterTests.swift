@@ -1,6 +1,7 @@
 import GestureCore
 @testable import GestureDaemon
 import Testing
+@testable import GestureProtocol
 
 @Suite struct OutboundQueueTests {
     @Test func refusesALineThatBreaksTheLineLimit() {

@@ -3,6 +3,7 @@ import GestureCore
 @testable import GestureDaemon
 @testable import GestureClient
 import Testing
+@testable import GestureProtocol
 
 /// What one client can make the daemon do: bounded work per request and per
 /// turn of the loop, bounded filters, a fair share of the client slots, logs

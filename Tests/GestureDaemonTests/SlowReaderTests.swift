@@ -2,6 +2,7 @@ import Glibc
 import GestureCore
 @testable import GestureDaemon
 import Testing
+@testable import GestureProtocol
 
 func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureEvent {
     GestureEvent(name: name, kind: .pan, state: state, time: .milliseconds(Double(i) * 10), device: "Test Touchscreen",

@@ -1,5 +1,6 @@
 import Glibc
 @testable import GestureDaemon
+@testable import LinuxSystem
 import Testing
 
 /// The socket's file is never chmod-ed or chown-ed through its name, and a

@@ -3,6 +3,7 @@ import GestureCore
 @testable import GestureDaemon
 import LinuxSystem
 import Testing
+@testable import GestureProtocol
 
 /// A minimal poll(2) driver for the server in tests: the daemon uses its epoll
 /// `EventLoop`; this one only has to deliver the same level-triggered readiness.

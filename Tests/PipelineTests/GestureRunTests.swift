@@ -108,14 +108,16 @@ struct GestureRunTests {
         let expected = l.gestureRun ?? l.gesturectl
         var exe = ""
         var cmdline = ""
-        for _ in 0..<100 {
+        var comm = ""
+        // gesture-run renames itself a moment after the exec: wait for that too.
+        for _ in 0..<200 {
             exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p.processIdentifier)/exe")) ?? ""
             cmdline = procFile("/proc/\(p.processIdentifier)/cmdline")
-            if exe == expected && !cmdline.isEmpty { break }
+            comm = procFile("/proc/\(p.processIdentifier)/comm")
+            if exe == expected && !cmdline.isEmpty && comm == "gesturectl\n" { break }
             usleep(50_000)
         }
         #expect(exe == expected)
-        let comm = procFile("/proc/\(p.processIdentifier)/comm")
         #expect(comm == "gesturectl\n")
         #expect(cmdline.split(separator: "\0").map(String.init)
                 == [l.gesturectl, "actions", "--file", file, "--socket", socket])

@@ -3,6 +3,7 @@ import GestureConfig
 import GestureCore
 import GestureDaemon
 import LinuxInput
+import GestureProtocol
 
 /// Decoder and arena fed raw events as a device could send them, with the
 /// daemon's timers, resyncs and removal. Checks, for every input:

@@ -1,6 +1,7 @@
 import FuzzSupport
 import GestureCore
 import GestureDaemon
+import GestureProtocol
 
 /// The protocol session: any bytes, split into reads anywhere, give replies
 /// that are single lines of JSON, at most one final `close`, nothing after it,

@@ -2,6 +2,8 @@ import GestureCore
 import Glibc
 import LinuxInput
 import LinuxSystem
+import GestureProtocol
+import GestureConfig
 
 /// What the kernel and udev say about one device the loop has opened: the
 /// input to every decision about it. The loop reads it from libevdev (no system
@@ -210,7 +212,7 @@ public struct DaemonCore {
     /// When a failed listing is tried again, and the wait after that one.
     var listingRetryAt: EventTime?
     var listingRetryWait: Millis?
-    var udevErrors = RateLimit(burst: 3, interval: Millis(60_000))
+    var udevErrors = LogLimiter(burst: 3, window: Millis(60_000))
     var stopping = false
     var printing: Bool
     /// What clients set at runtime; it outlives a reload, not a restart. A
@@ -219,7 +221,7 @@ public struct DaemonCore {
     var runtimeRotation: Rotation?
     var runtimeRotations: [String: Rotation] = [:]
     public private(set) var profile = RuntimeProfile()
-    var controlLog = RateLimit(burst: 20, interval: Millis(10_000))
+    var controlLog = LogLimiter(burst: 20, window: Millis(10_000))
 
     public init(configuration: Configuration, options: Options) {
         self.configuration = configuration
@@ -591,7 +593,7 @@ public struct DaemonCore {
         return .profile(profile, recognizers: taking, warning: warning)
     }
 
-    /// A client's request goes to the log, at most `controlLog.burst` lines per interval.
+    /// A client's request goes to the log, at most `controlLog.burst` lines per window.
     private mutating func controlLine(_ line: String, at now: EventTime, into actions: inout [Action]) {
         switch controlLog.allow(at: now) {
         case .allowed(let suppressed):
@@ -741,29 +743,5 @@ public struct DaemonCore {
         actions.append(.shutDownSocket)
         actions.append(.stop(exitStatus: exitStatus))
         stopping = true
-    }
-}
-
-/// At most `burst` messages per `interval`; the first one after a quiet spell
-/// says how many were held back.
-struct RateLimit: Sendable {
-    var burst: Int
-    var interval: Millis
-    var windowStart: EventTime?
-    var sent = 0
-    var suppressed = 0
-
-    enum Verdict: Equatable { case allowed(suppressedBefore: Int), suppressed }
-
-    mutating func allow(at now: EventTime) -> Verdict {
-        if let start = windowStart, now - start < interval {
-            if sent < burst { sent += 1; return .allowed(suppressedBefore: 0) }
-            suppressed += 1
-            return .suppressed
-        }
-        windowStart = now
-        sent = 1
-        defer { suppressed = 0 }
-        return .allowed(suppressedBefore: suppressed)
     }
 }

@@ -3,6 +3,8 @@ import GestureCore
 import Glibc
 import LinuxInput
 import LinuxSystem
+import GestureProtocol
+import GestureConfig
 
 /// Collects one read of a device for the core, in a buffer reused from read
 /// to read.

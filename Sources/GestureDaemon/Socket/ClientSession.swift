@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// The protocol of one connection as a pure state machine: bytes in, actions
 /// out. The server does the I/O; tests drive this struct directly.

@@ -12,6 +12,9 @@
 ///
 /// A pure value: the caller looks up the seats' active users (sd-login) and
 /// hands the answer in, so each rule is tested without logind.
+import GestureProtocol
+import LinuxSystem
+
 public struct ControlRights: Sendable, Equatable {
     public struct Group: Sendable, Equatable {
         public var name: String

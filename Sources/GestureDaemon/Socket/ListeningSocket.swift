@@ -1,10 +1,12 @@
 import Glibc
+import GestureProtocol
+import LinuxSystem
 
 /// The socket subscribers connect to: received from systemd (socket activation)
 /// or created by the daemon at a path.
 public struct ListeningSocket: Sendable {
-    public static let defaultPath = "/run/gestured/events.sock"
-    public static let defaultGroup = "gestured"
+    public static let defaultPath = DaemonSocket.defaultPath
+    public static let defaultGroup = DaemonSocket.defaultGroup
 
     public let fd: Int32
     /// The path the daemon bound and unlinks on exit; nil when systemd owns the socket.

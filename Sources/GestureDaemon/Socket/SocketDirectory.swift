@@ -1,4 +1,6 @@
+import GestureProtocol
 import Glibc
+import LinuxSystem
 
 /// The directory a daemon binds its socket in, opened once so that every later
 /// step on the socket's file is relative to it (`fstatat`, `fchownat`,

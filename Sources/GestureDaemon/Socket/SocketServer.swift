@@ -2,6 +2,7 @@ import CSocketShim
 import Glibc
 import GestureCore
 import LinuxSystem
+import GestureProtocol
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
@@ -153,16 +154,15 @@ public final class SocketServer {
 
     private func acceptClients() {
         for _ in 0..<16 {
-            let fd = gestured_accept_nonblocking(listener.fd)
-            if fd < 0 {
-                let e = errno
-                switch e {
-                case EINTR, ECONNABORTED: continue
-                case EAGAIN: return
-                default:
-                    acceptFailed(errno: e)
-                    return
-                }
+            let accepted = Result { () throws(Errno) in try retryingOnInterrupt { gestured_accept_nonblocking(listener.fd) } }
+            let fd: Int32
+            switch accepted {
+            case .success(let descriptor): fd = descriptor
+            case .failure(let e) where e.rawValue == ECONNABORTED: continue
+            case .failure(.wouldBlock): return
+            case .failure(let e):
+                acceptFailed(errno: e.rawValue)
+                return
             }
             let cred = SocketSys.peerCredentials(fd) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
             let id = nextClientID
@@ -229,21 +229,19 @@ public final class SocketServer {
         // At most 64 KiB per wakeup: a chatty client cannot starve the input loop.
         for _ in 0..<16 {
             guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput, c.deferred.isEmpty else { return }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(c.fd, $0.baseAddress, $0.count) }
+            let n: Int
+            do throws(Errno) {
+                n = try FileDescriptor(rawValue: c.fd).read(into: &buffer)
+            } catch {
+                if error != .wouldBlock { drop(c, reason: "read: \(error)") }
+                return
+            }
             if n > 0 {
                 apply(c.session.received(buffer[0..<n]), to: c)
                 if clients[c.fd] == nil { return }
-            } else if n == 0 {
+            } else {
                 apply(c.session.endOfInput(), to: c)
                 return
-            } else {
-                switch errno {
-                case EINTR: continue
-                case EAGAIN: return
-                default:
-                    drop(c, reason: "read: \(String(cString: strerror(errno)))")
-                    return
-                }
             }
         }
     }
@@ -430,21 +428,19 @@ public final class SocketServer {
     /// that is done or gone.
     private func flush(_ c: Client) {
         while !c.queue.isEmpty {
-            let n = vectors.withUnsafeMutableBufferPointer { v -> Int in
-                var msg = msghdr()
-                msg.msg_iov = v.baseAddress
-                msg.msg_iovlen = c.queue.gather(into: v)
-                return sendmsg(c.fd, &msg, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            let sent = vectors.withUnsafeMutableBufferPointer { v in
+                Result { () throws(Errno) in
+                    var msg = msghdr()
+                    msg.msg_iov = v.baseAddress
+                    msg.msg_iovlen = c.queue.gather(into: v)
+                    return try retryingOnInterrupt { sendmsg(c.fd, &msg, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                }
             }
-            if n >= 0 {
-                c.queue.consume(n)
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return
-            default:
-                drop(c, reason: "write: \(String(cString: strerror(errno)))")
+            switch sent {
+            case .success(let n): c.queue.consume(n)
+            case .failure(.wouldBlock): return
+            case .failure(let e):
+                drop(c, reason: "write: \(e)")
                 return
             }
         }

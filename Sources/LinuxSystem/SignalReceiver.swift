@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import LinuxSystem
 
 /// Signals delivered through a signalfd instead of handlers: they arrive as
 /// readable events on the loop, in order with everything else.

@@ -1,7 +1,5 @@
 import CLinux
 import Glibc
-import LinuxInput
-import LinuxSystem
 
 /// A one-thread epoll loop: file descriptors with a handler each, run until
 /// stopped. Everything the daemon does happens inside a handler, on the thread

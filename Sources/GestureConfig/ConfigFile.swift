@@ -1,6 +1,6 @@
 import Glibc
-import GestureConfig
 import GestureCore
+import LinuxSystem
 
 /// Where the daemon's configuration comes from, and loading it (at start and
 /// on SIGHUP).
@@ -62,10 +62,9 @@ public enum ConfigFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return failure("cannot read", errno)
+            let n: Int
+            do throws(Errno) { n = try FileDescriptor(rawValue: fd).read(into: &chunk) } catch {
+                return failure("cannot read", error.rawValue)
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])

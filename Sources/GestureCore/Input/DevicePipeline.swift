@@ -1,5 +1,3 @@
-import GestureCore
-
 /// Decoder and arena of one device: raw evdev events in, gesture events out.
 /// The daemon runs one per open device; replay runs one per recording.
 public final class DevicePipeline {

@@ -1,7 +1,6 @@
 import CSocketShim
 import Glibc
 import GestureCore
-import LinuxSystem
 
 /// A failed system call of the socket layer: which call, on what, and errno.
 public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -20,11 +19,11 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Small typed helpers over the socket system calls; EINTR is retried by the system layer.
 package enum SocketSys {
     @inline(__always)
-    static func retry<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SocketError) -> T {
+    package static func retry<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SocketError) -> T {
         do { return try retryingOnInterrupt(body) } catch { throw SocketError(call, errno: error.rawValue) }
     }
 
-    static func setNonBlockingCloseOnExec(_ fd: Int32) {
+    package static func setNonBlockingCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
@@ -50,7 +49,7 @@ package enum SocketSys {
     }
 
     /// The peer's pid, uid and gid (SO_PEERCRED).
-    static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
+    package static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
         var pid: Int32 = 0
         var uid: UInt32 = 0, gid: UInt32 = 0
         guard gestured_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
@@ -70,7 +69,7 @@ package enum SocketSys {
     }
 
     /// Asks for a send buffer of `bytes` (SO_SNDBUF; Linux doubles it and caps it at wmem_max).
-    static func setSendBuffer(_ fd: Int32, bytes: Int) {
+    package static func setSendBuffer(_ fd: Int32, bytes: Int) {
         var value = Int32(clamping: bytes)
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
     }
@@ -78,7 +77,7 @@ package enum SocketSys {
     /// What the kernel holds of what was written to `fd` and not yet read by
     /// the peer (SIOCOUTQ; for a Unix socket it includes the kernel's own
     /// bookkeeping per buffer).
-    static func unsentBytes(_ fd: Int32) -> Int? {
+    package static func unsentBytes(_ fd: Int32) -> Int? {
         var value: Int32 = 0
         let siocoutq: UInt = 0x5411  // SIOCOUTQ, the same number as TIOCOUTQ
         guard ioctl(fd, siocoutq, &value) == 0 else { return nil }
@@ -86,7 +85,7 @@ package enum SocketSys {
     }
 
     /// A process's command name from /proc, for logs.
-    static func commandName(pid: Int32) -> String? {
+    package static func commandName(pid: Int32) -> String? {
         let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -112,4 +111,7 @@ public struct PeerCredentials: Sendable, Equatable {
     public var gid: UInt32
     /// Supplementary groups (SO_PEERGROUPS); empty when the kernel would not say.
     public var groups: [UInt32] = []
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+        self.pid = pid; self.uid = uid; self.gid = gid; self.groups = groups
+    }
 }

@@ -1,5 +1,4 @@
 import GestureCore
-import LinuxSystem
 
 /// Whose fault a problem is, so the reader knows where to look (as libinput's
 /// "kernel bug" / "client bug" / "libinput bug" messages do).
@@ -47,7 +46,8 @@ public final class Logger {
 /// Lets at most `burst` lines of one kind through per `window`; the first line
 /// after a window in which some were held back says how many. Keeps a flood of
 /// the same cause (a client reconnecting in a loop, `accept` failing on every
-/// wakeup) from burying the journal, while the first lines still show it.
+/// wakeup, udev errors, control requests) from burying the journal, while the
+/// first lines still show it. The one rate limit of the daemon and its clients.
 public struct LogLimiter: Sendable {
     public let burst: Int
     public let window: Millis
@@ -57,17 +57,26 @@ public struct LogLimiter: Sendable {
 
     public init(burst: Int, window: Millis) { self.burst = burst; self.window = window }
 
-    /// The line to log now (with a note of what was held back), or nil to stay quiet.
-    public mutating func admit(_ line: String, now: EventTime) -> String? {
+    /// Whether a line may go out now, and how many were held back before it.
+    public enum Verdict: Equatable, Sendable { case allowed(suppressedBefore: Int), suppressed }
+
+    /// Counts one line at `now`: allowed (with the number held back since the
+    /// last one allowed, when a new window begins) or suppressed.
+    public mutating func allow(at now: EventTime) -> Verdict {
         if let start = windowStart, now - start < window {
-            guard passed < burst else { suppressed += 1; return nil }
+            guard passed < burst else { suppressed += 1; return .suppressed }
             passed += 1
-            return line
+            return .allowed(suppressedBefore: 0)
         }
         windowStart = now
         passed = 1
-        let held = suppressed
-        suppressed = 0
+        defer { suppressed = 0 }
+        return .allowed(suppressedBefore: suppressed)
+    }
+
+    /// The line to log now (with a note of what was held back), or nil to stay quiet.
+    public mutating func admit(_ line: String, now: EventTime) -> String? {
+        guard case .allowed(let held) = allow(at: now) else { return nil }
         guard held > 0 else { return line }
         return line + " (\(held) similar line\(held == 1 ? "" : "s") suppressed in the last \(window))"
     }

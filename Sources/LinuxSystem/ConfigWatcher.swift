@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import LinuxSystem
 
 /// Watches the directory of the config file with inotify, so that an editor
 /// that saves by writing a new file and renaming it over the old one is seen
