@@ -325,105 +325,10 @@ private struct Context {
             return nil
         }
         var params = RecognizerParameters.defaults(for: kind)
-        var axisGiven = false
-        switch params {
-        case .tap(var p):
-            r.int("taps", &p.taps, 1...10, &problems)
-            r.int("fingers", &p.fingers, 1...10, &problems)
-            r.double("max_movement_mm", &p.maxMovementMM, 0.1...100, &problems)
-            r.millis("max_duration_ms", &p.maxDuration, 10...10_000, &problems)
-            r.millis("multi_tap_window_ms", &p.multiTapWindow, 10...5_000, &problems)
-            r.double("multi_tap_slop_mm", &p.multiTapSlopMM, 0.1...200, &problems)
-            params = .tap(p)
-        case .pan(var p):
-            r.int("min_fingers", &p.minFingers, 1...10, &problems)
-            r.int("max_fingers", &p.maxFingers, 1...10, &problems)
-            r.double("start_threshold_mm", &p.startThresholdMM, 0...100, &problems)
-            r.double("step_mm", &p.stepMM, 0...500, &problems)
-            var axis = ""
-            if r.stringValue("axis", &axis, &problems) {
-                if let a = PanRecognizer.Axis(rawValue: axis) { p.axis = a; axisGiven = true }
-                else { error("\(base).axis", "expected \"x\" or \"y\", got \(tomlQuoted(axis))", at: r.position(of: "axis")) }
-                if p.stepMM == 0 { error("\(base).axis", "axis only applies to a slider: set step_mm too", at: r.position(of: "axis")) }
-            }
-            params = .pan(p)
-        case .circle(var p):
-            r.double("tolerance", &p.tolerance, 0.01...1, &problems)
-            r.double("min_radius_mm", &p.minRadiusMM, 0...500, &problems)
-            r.double("min_sweep_deg", &p.minSweepDegrees, 90...720, &problems)
-            r.double("max_sweep_deg", &p.maxSweepDegrees, 180...1440, &problems)
-            r.double("inner_box_fraction", &p.innerBoxFraction, 0...1, &problems)
-            r.double("min_box_coverage", &p.minBoxCoverage, 0...1, &problems)
-            r.double("max_end_gap", &p.maxEndGap, 0...4, &problems)
-            r.double("max_corner_share", &p.maxCornerShare, 0.2...1, &problems)
-            r.millis("max_duration_ms", &p.maxDuration, 100...60_000, &problems)
-            params = .circle(p)
-        case .checkmark(var p):
-            r.double("min_arm_ratio", &p.minArmRatio, 0.1...20, &problems)
-            r.double("max_arm_ratio", &p.maxArmRatio, 0.1...50, &problems)
-            r.double("min_rise_ratio", &p.minRiseRatio, 0...50, &problems)
-            r.double("min_length_mm", &p.minLengthMM, 0...500, &problems)
-            r.double("first_arm_min_deg", &p.firstArmMinDegrees, -90...180, &problems)
-            r.double("first_arm_max_deg", &p.firstArmMaxDegrees, -90...180, &problems)
-            r.double("second_arm_min_deg", &p.secondArmMinDegrees, -90...180, &problems)
-            r.double("second_arm_max_deg", &p.secondArmMaxDegrees, -90...180, &problems)
-            r.double("max_arm_bend", &p.maxArmBend, 1...10, &problems)
-            r.millis("max_duration_ms", &p.maxDuration, 100...60_000, &problems)
-            params = .checkmark(p)
-        case .tickle(var p):
-            r.int("reversals", &p.reversals, 1...50, &problems)
-            r.double("min_travel_mm", &p.minTravelMM, 0.5...200, &problems)
-            r.millis("max_stroke_ms", &p.maxStrokeDuration, 20...5_000, &problems)
-            r.double("max_vertical_ratio", &p.maxVerticalRatio, 0...10, &problems)
-            params = .tickle(p)
-        case .swipe(var p):
-            r.int("fingers", &p.fingers, 1...10, &problems)
-            r.double("min_distance_mm", &p.minDistanceMM, 1...1000, &problems)
-            r.double("min_speed_mm_s", &p.minSpeedMMPerS, 0...10_000, &problems)
-            r.millis("max_duration_ms", &p.maxDuration, 0...60_000, &problems)
-            if p.maxDuration.value > 0 && p.maxDuration.value < 50 {
-                error("\(base).max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(p.maxDuration.value))",
-                      at: r.position(of: "max_duration_ms"))
-            }
-            r.double("max_angle_deg", &p.maxAngleDegrees, 1...45, &problems)
-            r.double("min_length", &p.minLength, 0...1, &problems)
-            r.double("min_straightness", &p.minStraightness, 0...1, &problems)
-            var dirs: [(String, SourcePosition)] = []
-            if r.strings("directions", &dirs, &problems) {
-                let known = SwipeRecognizer.Direction.allCases.map(\.rawValue).joined(separator: ", ")
-                if dirs.isEmpty {
-                    error("\(base).directions", "an empty list would recognize no swipe; list some of \(known), or leave the key out for all of them",
-                          at: r.position(of: "directions"))
-                }
-                var set = Set<SwipeRecognizer.Direction>()
-                for (d, at) in dirs {
-                    if let v = SwipeRecognizer.Direction(rawValue: d) { set.insert(v) }
-                    else { error("\(base).directions", "unknown direction '\(d)'; expected \(known)", at: at) }
-                }
-                if !set.isEmpty { p.directions = set }
-            }
-            if p.usesDiagonals {
-                let limit = SwipeRecognizer.Parameters.maxAngleWithDiagonals
-                if t["max_angle_deg"] == nil {
-                    p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
-                } else if p.maxAngleDegrees > limit {
-                    error("\(base).max_angle_deg", "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))",
-                          at: r.position(of: "max_angle_deg"))
-                }
-            }
-            params = .swipe(p)
-        case .longPress(var p):
-            r.int("fingers", &p.fingers, 1...10, &problems)
-            r.millis("min_duration_ms", &p.minDuration, 50...10_000, &problems)
-            r.double("max_movement_mm", &p.maxMovementMM, 0.1...100, &problems)
-            params = .longPress(p)
-        case .pinch(var p):
-            r.double("start_scale_delta", &p.startScaleDelta, 0.01...2, &problems)
-            params = .pinch(p)
-        case .rotate(var p):
-            r.double("start_deg", &p.startDegrees, 1...180, &problems)
-            params = .rotate(p)
-        }
+        var keys = KeyReader(table: r, problems: problems, kind: kind)
+        params.visitTable(&keys)
+        r = keys.table
+        problems = keys.problems
         for b in params.crossedBounds {
             // Point at what the file wrote: the lower bound if it is there, else the upper.
             let lowerWritten = t[b.lowerKey] != nil, upperWritten = t[b.upperKey] != nil
@@ -462,7 +367,7 @@ private struct Context {
             }
         }
         config.filter.edge = readEdge(base: base, &r)
-        if case .pan(var p) = config.parameters, p.stepMM > 0, !axisGiven {
+        if case .pan(var p) = config.parameters, p.stepMM > 0, t["axis"] == nil {
             // A slider runs along its edge by default.
             switch config.filter.edge?.edge {
             case .top?, .bottom?: p.axis = .x
@@ -557,9 +462,58 @@ private struct Context {
     }
 }
 
-/// A bound for a message: as an integer when it is one.
-func formatBound(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+/// Reads a recognizer's kind-specific keys as its table (`ParameterKey`) says.
+private struct KeyReader: ParameterTableVisitor {
+    var table: TableReader
+    var problems: ConfigProblems
+    let kind: GestureKind
+
+    mutating func visit<P>(_ keys: [ParameterKey<P>], _ p: inout P) {
+        for k in keys {
+            guard read(k, into: &p), let check = k.check else { continue }
+            let t = table.table
+            if let (key, problem) = check(&p, { t[$0] != nil }) {
+                problems.error(table.fullPath(key), problem, at: table.position(of: key))
+            }
+        }
+    }
+
+    /// Reads one key; true when the file writes it with a value of its type.
+    private mutating func read<P>(_ k: ParameterKey<P>, into p: inout P) -> Bool {
+        let key = k.key
+        switch k.value {
+        case .integer(let path, let range): return table.int(key, &p[keyPath: path], range, &problems)
+        case .number(let path, let range): return table.double(key, &p[keyPath: path], range, &problems)
+        case .millis(let path, let range): return table.millis(key, &p[keyPath: path], range, &problems)
+        case .choice(let words, _, let set):
+            var word = ""
+            guard table.stringValue(key, &word, &problems) else { return false }
+            if words.contains(word) {
+                set(&p, word)
+            } else {
+                let quoted = words.map { tomlQuoted($0) }
+                let expected = quoted.count < 2 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+                problems.error(table.fullPath(key), "expected \(expected), got \(tomlQuoted(word))", at: table.position(of: key))
+            }
+            return true
+        case .choices(let words, let item, _, let set):
+            var list: [(String, SourcePosition)] = []
+            guard table.strings(key, &list, &problems) else { return false }
+            let known = words.joined(separator: ", ")
+            if list.isEmpty {
+                problems.error(table.fullPath(key),
+                               "an empty list would recognize no \(kind.rawValue); list some of \(known), or leave the key out for all of them",
+                               at: table.position(of: key))
+            }
+            var valid: [String] = []
+            for (word, at) in list {
+                if words.contains(word) { valid.append(word) }
+                else { problems.error(table.fullPath(key), "unknown \(item) '\(word)'; expected \(known)", at: at) }
+            }
+            if !valid.isEmpty { set(&p, valid) }
+            return true
+        }
+    }
 }
 
 extension ConfigLoader {
