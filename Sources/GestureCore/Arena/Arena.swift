@@ -458,7 +458,7 @@ public final class Arena {
             fail(i, .edge(miss), at: time, into: &events)
             return
         }
-        for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].ledger.sequence) {
+        for j in members[i].relations.requiresFailureOf where !standsAside(j, from: members[i].ledger.sequence) {
             members[i].ledger.status = .held(h)
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
@@ -510,7 +510,7 @@ public final class Arena {
         // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
             if case .held(let h) = members[k].ledger.status,
-               members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: members[k].ledger.sequence) }) {
+               members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: members[k].ledger.sequence) }) {
                 trace("\(members[k].name): held → released (\(members[i].name) failed)", of: k, at: time)
                 members[k].ledger.status = .possible
                 transition(k, h, at: time, into: &events)
@@ -536,7 +536,7 @@ public final class Arena {
     }
 
     /// Whether member `j` no longer stands in the way of sequence `s`.
-    private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
+    private func standsAside(_ j: Int, from s: UInt64) -> Bool {
         members[j].ledger.standsAside(from: s)
     }
 
@@ -569,7 +569,7 @@ public final class Arena {
         var n = 0
         while n < members[k].ledger.pending.count {
             let p = members[k].ledger.pending[n]
-            guard members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: p.sequence) }) else { n += 1; continue }
+            guard members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: p.sequence) }) else { n += 1; continue }
             members[k].ledger.pending.remove(at: n)
             trace("\(members[k].name): held decision for sequence \(p.sequence) released", of: k, at: time)
             if p.held.discrete {
