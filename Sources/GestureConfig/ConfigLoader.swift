@@ -59,7 +59,7 @@ public enum ConfigLoader {
         parseChecked(bytes, file: file, what: "a config").flatMap { root in
             var ctx = Context(file: file)
             var config = ctx.read(root)
-            if !ctx.errors.isEmpty { return .failure(sorted(ctx.errors)) }
+            if !ctx.problems.errors.isEmpty { return .failure(sorted(ctx.problems.errors)) }
             config.warnings = ctx.warnings
             return .success(config)
         }
@@ -235,16 +235,16 @@ enum TextCheck {
 }
 
 private struct Context {
-    let file: String
-    var errors: [ConfigError] = []
+    var problems: ConfigProblems
+    var file: String { problems.file }
     var warnings: [String] = []
     /// Where each key path is written, for problems found after reading (relations).
     var positions: [String: SourcePosition] = [:]
 
-    init(file: String) { self.file = file }
+    init(file: String) { problems = ConfigProblems(file: file) }
 
     mutating func error(_ path: String, _ message: String, at position: SourcePosition) {
-        errors.append(ConfigError(file: file, line: position.line, key: path, message: message))
+        problems.error(path, message, at: position)
     }
 
     mutating func read(_ root: TomlTable) -> Configuration {
@@ -285,7 +285,7 @@ private struct Context {
             let path = "\(base).\(p.key)"
             error(path, p.message, at: positions[path] ?? positions[base] ?? SourcePosition(line: 1, column: 1))
         }
-        if recognizers.isEmpty && errors.isEmpty {
+        if recognizers.isEmpty && problems.errors.isEmpty {
             let what = sawRecognizerSection ? "no recognizers" : "no [recognizer.NAME] tables"
             warnings.append("\(file):1: \(what): no gesture will be recognized (the built-in recognizers apply only when there is no config file)")
         }
@@ -312,11 +312,11 @@ private struct Context {
     }
 
     mutating func readRecognizer(name: String, base: String, at position: SourcePosition, _ t: TomlTable) -> RecognizerConfig? {
-        var r = Reader(table: t, path: base, position: position)
+        var r = TableReader(table: t, path: base, position: position)
         defer { for (k, p) in r.positions { positions[k] = p } }
         let nameOK = checkName(name, base: base, at: position)
         let kinds = GestureKind.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let kindName = r.string("kind", &self) else {
+        guard let kindName = r.string("kind", &problems) else {
             if t["kind"] == nil { error(base, "missing 'kind' (one of: \(kinds))", at: position) }
             return nil
         }
@@ -325,105 +325,10 @@ private struct Context {
             return nil
         }
         var params = RecognizerParameters.defaults(for: kind)
-        var axisGiven = false
-        switch params {
-        case .tap(var p):
-            r.int("taps", &p.taps, 1...10, &self)
-            r.int("fingers", &p.fingers, 1...10, &self)
-            r.double("max_movement_mm", &p.maxMovementMM, 0.1...100, &self)
-            r.millis("max_duration_ms", &p.maxDuration, 10...10_000, &self)
-            r.millis("multi_tap_window_ms", &p.multiTapWindow, 10...5_000, &self)
-            r.double("multi_tap_slop_mm", &p.multiTapSlopMM, 0.1...200, &self)
-            params = .tap(p)
-        case .pan(var p):
-            r.int("min_fingers", &p.minFingers, 1...10, &self)
-            r.int("max_fingers", &p.maxFingers, 1...10, &self)
-            r.double("start_threshold_mm", &p.startThresholdMM, 0...100, &self)
-            r.double("step_mm", &p.stepMM, 0...500, &self)
-            var axis = ""
-            if r.stringValue("axis", &axis, &self) {
-                if let a = PanRecognizer.Axis(rawValue: axis) { p.axis = a; axisGiven = true }
-                else { error("\(base).axis", "expected \"x\" or \"y\", got \(tomlQuoted(axis))", at: r.position(of: "axis")) }
-                if p.stepMM == 0 { error("\(base).axis", "axis only applies to a slider: set step_mm too", at: r.position(of: "axis")) }
-            }
-            params = .pan(p)
-        case .circle(var p):
-            r.double("tolerance", &p.tolerance, 0.01...1, &self)
-            r.double("min_radius_mm", &p.minRadiusMM, 0...500, &self)
-            r.double("min_sweep_deg", &p.minSweepDegrees, 90...720, &self)
-            r.double("max_sweep_deg", &p.maxSweepDegrees, 180...1440, &self)
-            r.double("inner_box_fraction", &p.innerBoxFraction, 0...1, &self)
-            r.double("min_box_coverage", &p.minBoxCoverage, 0...1, &self)
-            r.double("max_end_gap", &p.maxEndGap, 0...4, &self)
-            r.double("max_corner_share", &p.maxCornerShare, 0.2...1, &self)
-            r.millis("max_duration_ms", &p.maxDuration, 100...60_000, &self)
-            params = .circle(p)
-        case .checkmark(var p):
-            r.double("min_arm_ratio", &p.minArmRatio, 0.1...20, &self)
-            r.double("max_arm_ratio", &p.maxArmRatio, 0.1...50, &self)
-            r.double("min_rise_ratio", &p.minRiseRatio, 0...50, &self)
-            r.double("min_length_mm", &p.minLengthMM, 0...500, &self)
-            r.double("first_arm_min_deg", &p.firstArmMinDegrees, -90...180, &self)
-            r.double("first_arm_max_deg", &p.firstArmMaxDegrees, -90...180, &self)
-            r.double("second_arm_min_deg", &p.secondArmMinDegrees, -90...180, &self)
-            r.double("second_arm_max_deg", &p.secondArmMaxDegrees, -90...180, &self)
-            r.double("max_arm_bend", &p.maxArmBend, 1...10, &self)
-            r.millis("max_duration_ms", &p.maxDuration, 100...60_000, &self)
-            params = .checkmark(p)
-        case .tickle(var p):
-            r.int("reversals", &p.reversals, 1...50, &self)
-            r.double("min_travel_mm", &p.minTravelMM, 0.5...200, &self)
-            r.millis("max_stroke_ms", &p.maxStrokeDuration, 20...5_000, &self)
-            r.double("max_vertical_ratio", &p.maxVerticalRatio, 0...10, &self)
-            params = .tickle(p)
-        case .swipe(var p):
-            r.int("fingers", &p.fingers, 1...10, &self)
-            r.double("min_distance_mm", &p.minDistanceMM, 1...1000, &self)
-            r.double("min_speed_mm_s", &p.minSpeedMMPerS, 0...10_000, &self)
-            r.millis("max_duration_ms", &p.maxDuration, 0...60_000, &self)
-            if p.maxDuration.value > 0 && p.maxDuration.value < 50 {
-                error("\(base).max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(p.maxDuration.value))",
-                      at: r.position(of: "max_duration_ms"))
-            }
-            r.double("max_angle_deg", &p.maxAngleDegrees, 1...45, &self)
-            r.double("min_length", &p.minLength, 0...1, &self)
-            r.double("min_straightness", &p.minStraightness, 0...1, &self)
-            var dirs: [(String, SourcePosition)] = []
-            if r.strings("directions", &dirs, &self) {
-                let known = SwipeRecognizer.Direction.allCases.map(\.rawValue).joined(separator: ", ")
-                if dirs.isEmpty {
-                    error("\(base).directions", "an empty list would recognize no swipe; list some of \(known), or leave the key out for all of them",
-                          at: r.position(of: "directions"))
-                }
-                var set = Set<SwipeRecognizer.Direction>()
-                for (d, at) in dirs {
-                    if let v = SwipeRecognizer.Direction(rawValue: d) { set.insert(v) }
-                    else { error("\(base).directions", "unknown direction '\(d)'; expected \(known)", at: at) }
-                }
-                if !set.isEmpty { p.directions = set }
-            }
-            if p.usesDiagonals {
-                let limit = SwipeRecognizer.Parameters.maxAngleWithDiagonals
-                if t["max_angle_deg"] == nil {
-                    p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
-                } else if p.maxAngleDegrees > limit {
-                    error("\(base).max_angle_deg", "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))",
-                          at: r.position(of: "max_angle_deg"))
-                }
-            }
-            params = .swipe(p)
-        case .longPress(var p):
-            r.int("fingers", &p.fingers, 1...10, &self)
-            r.millis("min_duration_ms", &p.minDuration, 50...10_000, &self)
-            r.double("max_movement_mm", &p.maxMovementMM, 0.1...100, &self)
-            params = .longPress(p)
-        case .pinch(var p):
-            r.double("start_scale_delta", &p.startScaleDelta, 0.01...2, &self)
-            params = .pinch(p)
-        case .rotate(var p):
-            r.double("start_deg", &p.startDegrees, 1...180, &self)
-            params = .rotate(p)
-        }
+        var keys = KeyReader(table: r, problems: problems, kind: kind)
+        params.visitTable(&keys)
+        r = keys.table
+        problems = keys.problems
         for b in params.crossedBounds {
             // Point at what the file wrote: the lower bound if it is there, else the upper.
             let lowerWritten = t[b.lowerKey] != nil, upperWritten = t[b.upperKey] != nil
@@ -435,13 +340,13 @@ private struct Context {
                   at: r.position(of: key))
         }
         var config = RecognizerConfig(name: name, parameters: params)
-        r.names("requires_failure_of", &config.requiresFailureOf, &self)
-        r.names("simultaneous_with", &config.simultaneousWith, &self)
-        r.bool("can_prevent", &config.canPrevent, &self)
-        r.bool("can_be_prevented", &config.canBePrevented, &self)
-        r.names("devices", &config.filter.devices, &self)
+        r.names("requires_failure_of", &config.requiresFailureOf, &problems)
+        r.names("simultaneous_with", &config.simultaneousWith, &problems)
+        r.bool("can_prevent", &config.canPrevent, &problems)
+        r.bool("can_be_prevented", &config.canBePrevented, &problems)
+        r.names("devices", &config.filter.devices, &problems)
         var profiles: [(String, SourcePosition)] = []
-        if r.strings("profiles", &profiles, &self) {
+        if r.strings("profiles", &profiles, &problems) {
             if profiles.isEmpty {
                 error("\(base).profiles", "an empty list puts the recognizer in no profile, so it would never take part; list its profiles, or leave the key out for [\"\(Profiles.defaultName)\"]",
                       at: r.position(of: "profiles"))
@@ -454,7 +359,7 @@ private struct Context {
             if !names.isEmpty { config.filter.profiles = names }
         }
         var region: [Double] = []
-        if r.doubles("region", &region, count: 4, &self) {
+        if r.doubles("region", &region, count: 4, &problems) {
             if region[0] < region[2] && region[1] < region[3] && region.allSatisfy({ (0...1).contains($0) }) {
                 config.filter.region = Box(minX: region[0], minY: region[1], maxX: region[2], maxY: region[3])
             } else {
@@ -462,7 +367,7 @@ private struct Context {
             }
         }
         config.filter.edge = readEdge(base: base, &r)
-        if case .pan(var p) = config.parameters, p.stepMM > 0, !axisGiven {
+        if case .pan(var p) = config.parameters, p.stepMM > 0, t["axis"] == nil {
             // A slider runs along its edge by default.
             switch config.filter.edge?.edge {
             case .top?, .bottom?: p.axis = .x
@@ -470,20 +375,20 @@ private struct Context {
             }
             config.parameters = .pan(p)
         }
-        r.rejectUnknown(&self, what: "a \(kind.rawValue) recognizer")
+        r.rejectUnknown(&problems, what: "a \(kind.rawValue) recognizer")
         return nameOK ? config : nil
     }
 
     /// `edge`, `edge_mm`, `edge_range` and `edge_at`: any recognizer may carry them.
-    mutating func readEdge(base: String, _ r: inout Reader) -> EdgeFilter? {
+    mutating func readEdge(base: String, _ r: inout TableReader) -> EdgeFilter? {
         var name = ""
-        let given = r.stringValue("edge", &name, &self)
+        let given = r.stringValue("edge", &name, &problems)
         var margin = EdgeFilter.defaultMarginMM
-        r.double("edge_mm", &margin, 0.1...100, &self)
+        r.double("edge_mm", &margin, 0.1...100, &problems)
         var range: [Double] = []
-        let rangeGiven = r.doubles("edge_range", &range, count: 2, &self)
+        let rangeGiven = r.doubles("edge_range", &range, count: 2, &problems)
         var atName = ""
-        let atGiven = r.stringValue("edge_at", &atName, &self)
+        let atGiven = r.stringValue("edge_at", &atName, &problems)
         guard given else {
             for key in ["edge_mm", "edge_range", "edge_at"] where r.table[key] != nil {
                 error("\(base).\(key)", "\(key) only applies with an edge: set edge too", at: r.position(of: key))
@@ -517,14 +422,14 @@ private struct Context {
 
     mutating func readDevice(index: Int, at position: SourcePosition, _ t: TomlTable) -> DeviceRule? {
         let base = "device.\(index)"
-        var r = Reader(table: t, path: base, position: position)
+        var r = TableReader(table: t, path: base, position: position)
         var match = DeviceMatch()
         var s = ""
-        if r.stringValue("match", &s, &self) {
+        if r.stringValue("match", &s, &problems) {
             if s.isEmpty { error("\(base).match", "an empty match would match every device", at: r.position(of: "match")) }
             else { match.name = s }
         }
-        if r.stringValue("vendor_product", &s, &self) {
+        if r.stringValue("vendor_product", &s, &problems) {
             let parts = s.split(separator: ":", omittingEmptySubsequences: false)
             if parts.count == 2, parts.allSatisfy({ $0.utf8.count == 4 && UInt16($0, radix: 16) != nil }) {
                 match.vendorProduct = s.lowercased()
@@ -532,23 +437,23 @@ private struct Context {
                 error("\(base).vendor_product", "expected \"vvvv:pppp\" in hex, got \(tomlQuoted(s))", at: r.position(of: "vendor_product"))
             }
         }
-        if r.stringValue("syspath", &s, &self) {
+        if r.stringValue("syspath", &s, &problems) {
             if s.isEmpty { error("\(base).syspath", "expected a /sys/devices/… path, got an empty string", at: r.position(of: "syspath")) }
             else { match.syspath = s }
         }
         var rule = DeviceRule(match: match)
         var size: [Double] = []
-        if r.doubles("size_mm", &size, count: 2, &self) {
+        if r.doubles("size_mm", &size, count: 2, &problems) {
             if size.allSatisfy({ $0 > 0 && $0 < 5000 }) { rule.sizeMM = Point(x: size[0], y: size[1]) }
             else { error("\(base).size_mm", "expected [width, height] in mm, both > 0 and < 5000", at: r.position(of: "size_mm")) }
         }
         var rotation = 0
-        r.int("rotation", &rotation, 0...270, &self)
+        r.int("rotation", &rotation, 0...270, &problems)
         if let rot = Rotation(rawValue: rotation) { rule.rotation = rot }
         else { error("\(base).rotation", "expected 0, 90, 180 or 270, got \(rotation)", at: r.position(of: "rotation")) }
         var use = true
-        if r.bool("use", &use, &self) { rule.use = use }
-        r.rejectUnknown(&self, what: "a [[device]] entry")
+        if r.bool("use", &use, &problems) { rule.use = use }
+        r.rejectUnknown(&problems, what: "a [[device]] entry")
         if t["match"] == nil && t["vendor_product"] == nil && t["syspath"] == nil {
             error(base, "a [[device]] entry needs match, vendor_product or syspath", at: position)
             return nil
@@ -557,126 +462,56 @@ private struct Context {
     }
 }
 
-/// A bound for a message: as an integer when it is one.
-private func formatBound(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-}
+/// Reads a recognizer's kind-specific keys as its table (`ParameterKey`) says.
+private struct KeyReader: ParameterTableVisitor {
+    var table: TableReader
+    var problems: ConfigProblems
+    let kind: GestureKind
 
-/// Reads typed keys from one table, remembering which it used and where they are.
-private struct Reader {
-    let table: TomlTable
-    let path: String
-    /// Where the table is written (its header).
-    let tablePosition: SourcePosition
-    var used: Set<String> = []
-    var positions: [String: SourcePosition] = [:]
-
-    init(table: TomlTable, path: String, position: SourcePosition) {
-        self.table = table; self.path = path; self.tablePosition = position
-    }
-
-    /// Where a key is written, else the table's header.
-    func position(of key: String) -> SourcePosition { table[key]?.keyPosition ?? tablePosition }
-
-    private mutating func value(_ key: String) -> TomlNode? {
-        used.insert(key)
-        guard let m = table[key] else { return nil }
-        positions["\(path).\(key)"] = m.keyPosition
-        return m.node
-    }
-
-    private func fail(_ key: String, _ message: String, at node: TomlNode, _ ctx: inout Context) {
-        ctx.error("\(path).\(key)", message, at: node.position.line == position(of: key).line ? position(of: key) : node.position)
-    }
-
-    mutating func string(_ key: String, _ ctx: inout Context) -> String? {
-        guard let v = value(key) else { return nil }
-        guard let s = v.string else { fail(key, "expected a string, got \(v.described)", at: v, &ctx); return nil }
-        return s
-    }
-
-    @discardableResult
-    mutating func stringValue(_ key: String, _ out: inout String, _ ctx: inout Context) -> Bool {
-        guard let s = string(key, &ctx) else { return false }
-        out = s
-        return true
-    }
-
-    mutating func int(_ key: String, _ out: inout Int, _ range: ClosedRange<Int>, _ ctx: inout Context) {
-        guard let v = value(key) else { return }
-        let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
-        guard let i = v.int else { fail(key, "\(expected), got \(v.described)", at: v, &ctx); return }
-        guard range.contains(i) else { fail(key, "\(expected), got \(i)", at: v, &ctx); return }
-        out = i
-    }
-
-    mutating func double(_ key: String, _ out: inout Double, _ range: ClosedRange<Double>, _ ctx: inout Context) {
-        guard let v = value(key) else { return }
-        let expected = "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2))"
-        guard let d = v.number else { fail(key, "\(expected), got \(v.described)", at: v, &ctx); return }
-        guard range.contains(d) else { fail(key, "\(expected), got \(formatBound(d))", at: v, &ctx); return }
-        out = d
-    }
-
-    mutating func millis(_ key: String, _ out: inout Millis, _ range: ClosedRange<Double>, _ ctx: inout Context) {
-        var d = out.value
-        double(key, &d, range, &ctx)
-        out = Millis(d)
-    }
-
-    @discardableResult
-    mutating func bool(_ key: String, _ out: inout Bool, _ ctx: inout Context) -> Bool {
-        guard let v = value(key) else { return false }
-        guard let b = v.bool else { fail(key, "expected true or false, got \(v.described)", at: v, &ctx); return false }
-        out = b
-        return true
-    }
-
-    /// A string or a list of strings, each with where it is written. False when
-    /// the key is absent or wrong.
-    mutating func strings(_ key: String, _ out: inout [(String, SourcePosition)], _ ctx: inout Context) -> Bool {
-        guard let v = value(key) else { return false }
-        if let s = v.string { out = [(s, position(of: key))]; return true }
-        guard let arr = v.array else { fail(key, "expected a list of names, got \(v.described)", at: v, &ctx); return false }
-        var list: [(String, SourcePosition)] = []
-        for item in arr {
-            guard let s = item.string else { fail(key, "expected a list of names, found \(item.described)", at: item, &ctx); return false }
-            list.append((s, item.position))
-        }
-        out = list
-        return true
-    }
-
-    /// A list of names, none of them empty.
-    mutating func names(_ key: String, _ out: inout [String], _ ctx: inout Context) {
-        var list: [(String, SourcePosition)] = []
-        guard strings(key, &list, &ctx) else { return }
-        if let empty = list.first(where: { $0.0.isEmpty }) {
-            ctx.error("\(path).\(key)", "an empty name matches nothing useful; remove it", at: empty.1)
-            return
-        }
-        out = list.map(\.0)
-    }
-
-    mutating func doubles(_ key: String, _ out: inout [Double], count: Int, _ ctx: inout Context) -> Bool {
-        guard let v = value(key) else { return false }
-        guard let arr = v.array else { fail(key, "expected a list of \(count) numbers, got \(v.described)", at: v, &ctx); return false }
-        var list: [Double] = []
-        for item in arr {
-            guard let d = item.number else {
-                fail(key, "expected a list of \(count) numbers, found \(item.described)", at: item, &ctx); return false
+    mutating func visit<P>(_ keys: [ParameterKey<P>], _ p: inout P) {
+        for k in keys {
+            guard read(k, into: &p), let check = k.check else { continue }
+            let t = table.table
+            if let (key, problem) = check(&p, { t[$0] != nil }) {
+                problems.error(table.fullPath(key), problem, at: table.position(of: key))
             }
-            list.append(d)
         }
-        guard list.count == count else { fail(key, "expected \(count) numbers, got \(list.count)", at: v, &ctx); return false }
-        out = list
-        return true
     }
 
-    func rejectUnknown(_ ctx: inout Context, what: String) {
-        for m in table.members where !used.contains(m.key) {
-            ctx.error("\(path).\(tomlKey(m.key))", "unknown key for \(what); known keys: \(used.sorted().joined(separator: ", "))",
-                      at: m.keyPosition)
+    /// Reads one key; true when the file writes it with a value of its type.
+    private mutating func read<P>(_ k: ParameterKey<P>, into p: inout P) -> Bool {
+        let key = k.key
+        switch k.value {
+        case .integer(let path, let range): return table.int(key, &p[keyPath: path], range, &problems)
+        case .number(let path, let range): return table.double(key, &p[keyPath: path], range, &problems)
+        case .millis(let path, let range): return table.millis(key, &p[keyPath: path], range, &problems)
+        case .choice(let words, _, let set):
+            var word = ""
+            guard table.stringValue(key, &word, &problems) else { return false }
+            if words.contains(word) {
+                set(&p, word)
+            } else {
+                let quoted = words.map { tomlQuoted($0) }
+                let expected = quoted.count < 2 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+                problems.error(table.fullPath(key), "expected \(expected), got \(tomlQuoted(word))", at: table.position(of: key))
+            }
+            return true
+        case .choices(let words, let item, _, let set):
+            var list: [(String, SourcePosition)] = []
+            guard table.strings(key, &list, &problems) else { return false }
+            let known = words.joined(separator: ", ")
+            if list.isEmpty {
+                problems.error(table.fullPath(key),
+                               "an empty list would recognize no \(kind.rawValue); list some of \(known), or leave the key out for all of them",
+                               at: table.position(of: key))
+            }
+            var valid: [String] = []
+            for (word, at) in list {
+                if words.contains(word) { valid.append(word) }
+                else { problems.error(table.fullPath(key), "unknown \(item) '\(word)'; expected \(known)", at: at) }
+            }
+            if !valid.isEmpty { set(&p, valid) }
+            return true
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLinux
 import Glibc
+import GestureCore
 import GestureDaemon
 import GestureConfig
 
@@ -10,12 +11,25 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine.")
 
     @Argument(help: "The config file.", completion: .file(extensions: ["toml"]))
-    var file: String
+    var file: String?
+
+    @Flag(name: .long, help: "Print every recognizer kind's keys (type, range, default, meaning) as Markdown tables, and check nothing.")
+    var keys = false
 
     @Option(name: .long, help: ArgumentHelp("Load the file this many more times, as reloads would, and print the heap in use before and after (a reload must not grow it).", valueName: "N"))
     var repeatLoads: Int?
 
+    func validate() throws {
+        if keys && (file != nil || repeatLoads != nil) { throw ValidationError("--keys takes no file and no --repeat-loads") }
+        if !keys && file == nil { throw ValidationError("Missing expected argument '<file>'") }
+    }
+
     func run() throws {
+        if keys {
+            print(RecognizerParameters.referenceMarkdown(), terminator: "")
+            return
+        }
+        guard let file else { return }
         if let n = repeatLoads {
             guard n > 0 && n <= 1_000_000 else { throw ValidationError("--repeat-loads takes 1 to 1000000") }
             _ = ConfigFile.load(path: file)

@@ -107,6 +107,24 @@ import GestureProtocol
             ])
     }
 
+    @Test func valuesAreReadAsTheConfigReadsThem() {
+        // One reader for both files: a bad item of a list spread over lines is
+        // named by its own line, an out-of-range integer by the same words.
+        #expect(problems("[[action]]\nexec = \"x\"\nkind = [\n  \"tap\",\n  3]\n") == [
+            "actions.toml:5: action.0.kind: expected a string or a list of kinds, found integer 3",
+        ])
+        let config: [String]
+        do {
+            _ = try ConfigLoader.load(text: "[recognizer.r]\nkind = \"tap\"\ndevices = [\n  \"a\",\n  3]\ntaps = 0\n", file: "c.toml")
+            config = []
+        } catch {
+            config = error.errors.map(\.description)
+        }
+        #expect(config == ["c.toml:5: recognizer.r.devices: expected a list of names, found integer 3",
+                           "c.toml:6: recognizer.r.taps: expected an integer from 1 to 10, got 0"])
+        #expect(problems("max_running = 65\n") == ["actions.toml:1: max_running: expected an integer from 1 to 64, got 65"])
+    }
+
     @Test func theSecondActionIsAction1() {
         #expect(problems("[[action]]\nexec = \"a\"\n\n[[action]]\nkind = \"tap\"\n") == [
             "actions.toml:4: action.1: an [[action]] needs exec, the command to run",

@@ -128,6 +128,41 @@ struct ArenaTests {
         #expect(s.log(without: .failed) == ["tap recognized", "press began", "press ended"])
     }
 
+    @Test func theLedgerIsCheckedAfterEveryFrameTimeoutAndTeardown() {
+        // A double tap: the first tap's decision is held, then kept pending
+        // while the second sequence runs, then dropped when double succeeds.
+        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("tap", tapConfig(), requires: ["double"]))
+        s.tap(at: mm(50, 50))
+        s.advance(ms: 150)
+        s.down(0, at: mm(51, 50)); s.sync()
+        #expect(s.arena.members[1].ledger.pending.map(\.sequence) == [1], "the first tap's decision waits on")
+        #expect(s.arena.ledgerViolation() == nil)
+        s.up(0); s.sync()
+        #expect(s.arena.members[1].ledger.pending.isEmpty)
+        s.advance(ms: 1000)
+        s.arena.cancelAll(at: s.now, because: .deviceRemoved, into: &s.events)
+        #expect(s.log == ["double recognized", "tap failed", "tap failed"])
+        #if DEBUG
+        // One check per frame (4), per fired timeout round, per teardown, and the one above.
+        #expect(s.arena.ledgerChecks >= 6, "assert runs the ledger's checks in debug builds")
+        #endif
+    }
+
+    @Test func aBrokenLedgerIsNamed() {
+        var l = Arena.Ledger()
+        #expect(l.violation(now: 0) == nil)
+        _ = l.start(1, takesPart: true)
+        l.status = .held(Arena.Held(report: Report(detail: .none, fingers: 1, location: .zero, locationNormalised: .zero), discrete: true))
+        _ = l.start(2, takesPart: true)
+        #expect(l.violation(now: 2) == nil)
+        #expect(l.violation(now: 1) == "sequence 2 is after the arena's 1")
+        l.decisionStart = 1
+        #expect(l.violation(now: 2) == "pending decision for sequence 1, not before its decision at 1")
+        l.decisionStart = 2
+        l.status = .idle
+        #expect(l.violation(now: 2) == "idle but failed only through sequence 0 of 2")
+    }
+
     @Test func failedTransitionsCarryReasonsAndAnArenaTrace() {
         let s = Scenario(recognizer("circle", circle), recognizer("pan", pan))
         s.tap(at: mm(10, 10))

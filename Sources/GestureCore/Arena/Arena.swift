@@ -85,25 +85,13 @@ public final class Arena {
         public internal(set) var relations: Relations
         var simultaneous: [Bool] = []
         var requiredBy: [Int] = []
-        var status: Status = .idle { didSet { phase = status.phase } }
-        /// `status` without its data: what the per-frame path looks at, cheap to read.
-        private(set) var phase = Phase.idle
+        /// What the arena has decided about it (the require-to-fail ledger).
+        var ledger = Ledger()
         /// The finger counts its recognizer takes (asked once: they never change).
         let fingers: ClosedRange<Int>
         /// Its kind and the edge its events carry, asked once for the same reason.
         let kind: GestureKind
         let edgeName: Edge?
-        /// The latest touch sequence it takes part in.
-        var sequence: UInt64 = 0
-        /// The first sequence its current decision is about (a multi-tap's
-        /// decision spans several).
-        var decisionStart: UInt64 = 0
-        /// Its decisions about every sequence up to this one have failed (or it
-        /// sat them out): it no longer stands in the way of those sequences.
-        var failedThrough: UInt64 = 0
-        /// Decisions held for earlier sequences, waiting for requirements to fail
-        /// while the recognizer itself has moved on to the next sequence.
-        var pending: [Pending] = []
         /// Its transitions go to the log.
         var traced = false
         /// Its filter lists the arena's profile: it may take part in the next sequence.
@@ -115,66 +103,6 @@ public final class Arena {
             kind = recognizer.kind
             edgeName = filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }
         }
-        public var state: GestureState {
-            switch status {
-            case .idle, .possible, .held: .possible
-            case .active: .changed
-            case .done(let s): s
-            }
-        }
-    }
-
-    enum Phase: UInt8 { case idle, possible, held, active, done }
-
-    enum Status: Equatable, CustomStringConvertible {
-        /// Not taking part in the current sequence.
-        case idle
-        case possible
-        /// Wants to begin or be recognized; waits for its requirements to fail.
-        case held(Held)
-        /// A continuous gesture that began.
-        case active
-        case done(GestureState)
-
-        var phase: Phase {
-            switch self {
-            case .idle: .idle
-            case .possible: .possible
-            case .held: .held
-            case .active: .active
-            case .done: .done
-            }
-        }
-
-        var undecided: Bool {
-            switch self {
-            case .possible, .held: true
-            case .idle, .active, .done: false
-            }
-        }
-
-        var description: String {
-            switch self {
-            case .idle: "idle"
-            case .possible: "possible"
-            case .held: "held"
-            case .active: "active"
-            case .done(let s): s.rawValue
-            }
-        }
-    }
-
-    struct Pending: Equatable {
-        var held: Held
-        var sequence: UInt64
-    }
-
-    struct Held: Equatable {
-        var report: Report
-        /// True for a discrete recognition; false for a continuous begin.
-        var discrete: Bool
-        /// A continuous gesture that also ended while held.
-        var ended: Report?
     }
 
     public private(set) var members: [Member] = []
@@ -275,7 +203,7 @@ public final class Arena {
     @inline(__always)
     private func deadline(of i: Int) -> EventTime? {
         roster[i]._withUnsafeGuaranteedRef { m in
-            m.phase == .possible || m.phase == .active ? m.recognizer.deadline : nil
+            m.ledger.tag == .possible || m.ledger.tag == .active ? m.recognizer.deadline : nil
         }
     }
 
@@ -287,10 +215,13 @@ public final class Arena {
             for i in roster.indices {
                 if let d = deadline(of: i), d <= time, pick == nil || d < pick!.at { pick = (i, d) }
             }
-            guard let (i, at) = pick else { return }
+            guard let (i, at) = pick else {
+                assert(ledgerViolation() == nil, ledgerViolation() ?? "")
+                return
+            }
             quiet.time = at
             dispatch(i, .timeout(at), quiet, into: &events)
-            if members[i].phase == .possible || members[i].phase == .active,
+            if members[i].ledger.tag == .possible || members[i].ledger.tag == .active,
                let d = members[i].recognizer.deadline, d <= at {
                 // A recognizer that does not move its deadline would spin here.
                 bug("\(members[i].name): its timer at \(at) did not advance", at: at)
@@ -314,24 +245,25 @@ public final class Arena {
         let sequence = sequence
         for i in roster.indices {
             let takesPart = roster[i]._withUnsafeGuaranteedRef { m in
-                m.sequence == sequence && (m.phase == .possible || m.phase == .active || m.phase == .held)
+                m.ledger.sequence == sequence && (m.ledger.tag == .possible || m.ledger.tag == .active || m.ledger.tag == .held)
             }
             if takesPart { dispatch(i, .frame(input), frame, into: &events) }
         }
         if input.isLast && sequenceLive {
             sequenceLive = false
-            for i in members.indices where members[i].sequence == sequence {
-                if members[i].phase == .active {
+            for i in members.indices where members[i].ledger.sequence == sequence {
+                if members[i].ledger.tag == .active {
                     // A continuous gesture must end when its touches are gone.
-                    members[i].status = .done(.cancelled)
+                    members[i].ledger.status = .done(.cancelled)
                     emit(i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive), into: &events)
-                } else if members[i].phase == .possible && members[i].recognizer.deadline == nil {
+                } else if members[i].ledger.tag == .possible && members[i].recognizer.deadline == nil {
                     fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
             }
         } else if input.fingers > 0 {
             sequenceLive = true
         }
+        assert(ledgerViolation() == nil, ledgerViolation() ?? "")
     }
 
     /// Cancels everything in flight (device removed, config reloaded, daemon stopping).
@@ -339,25 +271,24 @@ public final class Arena {
         let reason = Reason.teardown(teardown)
         deadlineKnown = false
         for i in members.indices {
-            switch members[i].status {
+            switch members[i].ledger.status {
             case .active:
-                members[i].status = .done(.cancelled)
+                members[i].ledger.status = .done(.cancelled)
                 emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
             case .possible, .held:
-                members[i].status = .done(.failed)
+                members[i].ledger.status = .done(.failed)
                 emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
             case .idle, .done:
                 break
             }
-            for _ in members[i].pending {
+            for _ in members[i].ledger.pending {
                 emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
             }
-            members[i].pending.removeAll()
             members[i].recognizer.reset()
-            members[i].status = .idle
-            members[i].failedThrough = sequence
+            members[i].ledger.clear(at: sequence)
         }
         sequenceLive = false
+        assert(ledgerViolation() == nil, ledgerViolation() ?? "")
     }
 
     // MARK: - The dispatcher
@@ -389,7 +320,7 @@ public final class Arena {
         if traced {
             if shared {
                 // The rule decided, not the recognizer: the line says what became of it.
-                let outcome = members[i].phase == .active ? "cancelled" : "failed"
+                let outcome = members[i].ledger.tag == .active ? "cancelled" : "failed"
                 trace("\(members[i].name): \(before) → \(event) → \(outcome)\(Self.summary(p))", at: frame.time)
                 outcomeTraced = true
             } else {
@@ -404,11 +335,11 @@ public final class Arena {
     }
 
     private func sharedRule(_ m: Member, _ input: TouchInput) -> Proposal? {
-        let phase = m.phase
+        let tag = m.ledger.tag
         if input.change == .cancel {
-            return phase == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
+            return tag == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
         }
-        guard phase == .possible else { return nil }
+        guard tag == .possible else { return nil }
         let allowed = m.fingers
         if input.maxFingers > allowed.upperBound || (input.isLast && input.maxFingers < allowed.lowerBound) {
             return .fail(.fingers(input.maxFingers, allowed: allowed, kind: m.kind))
@@ -449,28 +380,11 @@ public final class Arena {
                 // Landed too far in to have started at the edge, however fast.
                 accepts = edge.mayStart(at: firstFinger.landing, in: area)
             }
-            switch members[i].status {
-            case .possible:
-                // Still deciding across sequences (a multi-tap inside its window).
-                if accepts { members[i].sequence = sequence }
-                continue
-            case .held(let h):
-                // Its decision about the last sequence waits on; the recognizer
-                // itself is free to watch this one.
-                members[i].pending.append(Pending(held: h, sequence: members[i].sequence))
-                trace("\(members[i].name): held decision kept for sequence \(members[i].sequence)", of: i, at: frame.time)
-            case .idle, .done, .active:
-                break
+            guard case .fresh(let kept) = members[i].ledger.start(sequence, takesPart: accepts) else { continue }
+            if let kept {
+                trace("\(members[i].name): held decision kept for sequence \(kept)", of: i, at: frame.time)
             }
             members[i].recognizer.reset()
-            members[i].decisionStart = sequence
-            members[i].sequence = sequence
-            if accepts {
-                members[i].status = .possible
-            } else {
-                members[i].status = .idle
-                members[i].failedThrough = sequence
-            }
         }
     }
 
@@ -482,39 +396,39 @@ public final class Arena {
         case .none:
             return
         case .fail(let reason):
-            switch members[i].phase {
+            switch members[i].ledger.tag {
             case .possible, .held: fail(i, reason, at: time, into: &events)
             case .active, .idle, .done: forbidden(p, i, at: time)
             }
         case .cancel(let reason):
-            switch members[i].phase {
+            switch members[i].ledger.tag {
             case .possible, .held:
                 fail(i, reason, at: time, into: &events)
             case .active:
-                members[i].status = .done(.cancelled)
+                members[i].ledger.status = .done(.cancelled)
                 emit(i, .cancelled, at: time, report: nil, reason: reason, into: &events)
             case .idle, .done:
                 forbidden(p, i, at: time)
             }
         case .begin(let r), .recognize(let r):
             let discrete: Bool = if case .recognize = p { true } else { false }
-            switch members[i].status {
+            switch members[i].ledger.status {
             case .possible: transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
-            case .held(var h): h.report = r; members[i].status = .held(h)
+            case .held(var h): h.report = r; members[i].ledger.status = .held(h)
             case .active, .idle, .done: forbidden(p, i, at: time)
             }
         case .change(let r):
-            switch members[i].status {
+            switch members[i].ledger.status {
             case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
-            case .held(var h): h.report = r; members[i].status = .held(h)
+            case .held(var h): h.report = r; members[i].ledger.status = .held(h)
             case .possible, .idle, .done: forbidden(p, i, at: time)
             }
         case .end(let r):
-            switch members[i].status {
+            switch members[i].ledger.status {
             case .active:
-                members[i].status = .done(.ended)
+                members[i].ledger.status = .done(.ended)
                 emit(i, .ended, at: time, report: r, reason: nil, into: &events)
-            case .held(var h): h.ended = r; members[i].status = .held(h)
+            case .held(var h): h.ended = r; members[i].ledger.status = .held(h)
             case .possible, .idle, .done: forbidden(p, i, at: time)
             }
         }
@@ -522,7 +436,7 @@ public final class Arena {
 
     /// A proposal the member's status forbids: a bug in its recognizer.
     private func forbidden(_ p: Proposal, _ i: Int, at time: EventTime) {
-        bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].status); dropped", at: time)
+        bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].ledger.status); dropped", at: time)
     }
 
     private static func name(_ p: Proposal) -> String {
@@ -544,13 +458,13 @@ public final class Arena {
             fail(i, .edge(miss), at: time, into: &events)
             return
         }
-        for j in members[i].relations.requiresFailureOf where !hasFailed(j, for: members[i].sequence) {
-            members[i].status = .held(h)
+        for j in members[i].relations.requiresFailureOf where !standsAside(j, from: members[i].ledger.sequence) {
+            members[i].ledger.status = .held(h)
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
-        for j in members.indices where j != i && members[j].phase == .active
-            && members[j].sequence == members[i].sequence && preventing(j, i) {
+        for j in members.indices where j != i && members[j].ledger.tag == .active
+            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(j, i) {
             fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
@@ -563,13 +477,13 @@ public final class Arena {
 
     private func commit(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
         if h.discrete {
-            members[i].status = .done(.recognized)
+            members[i].ledger.status = .done(.recognized)
             emit(i, .recognized, at: time, report: h.report, reason: nil, into: &events)
         } else {
-            members[i].status = .active
+            members[i].ledger.status = .active
             emit(i, .began, at: time, report: h.report, reason: nil, into: &events)
             if let end = h.ended {
-                members[i].status = .done(.ended)
+                members[i].ledger.status = .done(.ended)
                 emit(i, .ended, at: time, report: end, reason: nil, into: &events)
             }
         }
@@ -577,32 +491,28 @@ public final class Arena {
         let began = !h.discrete
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
-            if members[j].status.undecided {
+            if members[j].ledger.status.undecided {
                 fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
-            dropPending(of: j, from: members[i].decisionStart, because: .arena(.requirementSucceeded(name, began: began)),
+            dropPending(of: j, from: members[i].ledger.decisionStart, because: .arena(.requirementSucceeded(name, began: began)),
                         at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
-        for j in members.indices where j != i && members[j].status.undecided
-            && members[j].sequence == members[i].sequence && preventing(i, j) {
+        for j in members.indices where j != i && members[j].ledger.status.undecided
+            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(i, j) {
             fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
         }
     }
 
     private func fail(_ i: Int, _ reason: Reason, at time: EventTime, into events: inout [GestureEvent]) {
-        members[i].status = .done(.failed)
-        // Failed for every sequence up to the current one: a multi-tap still
-        // deciding about an earlier sequence sat out those since (its filter or
-        // profile did not take them), so it stands in the way of none of them.
-        members[i].failedThrough = sequence
+        members[i].ledger.fail(at: sequence)
         emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
         // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
-            if case .held(let h) = members[k].status,
-               members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: members[k].sequence) }) {
+            if case .held(let h) = members[k].ledger.status,
+               members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: members[k].ledger.sequence) }) {
                 trace("\(members[k].name): held → released (\(members[i].name) failed)", of: k, at: time)
-                members[k].status = .possible
+                members[k].ledger.status = .possible
                 transition(k, h, at: time, into: &events)
             }
             releasePending(of: k, at: time, into: &events)
@@ -618,27 +528,49 @@ public final class Arena {
     /// The first finger's first motion is known: those that want to start at an
     /// edge and did not fail now, freeing those that wait for them.
     private func judgeStarts(at time: EventTime, into events: inout [GestureEvent]) {
-        for i in members.indices where members[i].phase == .possible && members[i].sequence == sequence {
+        for i in members.indices where members[i].ledger.tag == .possible && members[i].ledger.sequence == sequence {
             guard let edge = members[i].filter.edge, edge.at == .start, let miss = firstFinger.judge(edge, in: area)
             else { continue }
             fail(i, .edge(miss), at: time, into: &events)
         }
     }
 
-    /// Whether member `j` no longer stands in the way of sequence `s`: its
-    /// decisions about it failed, or it sat it out.
-    private func hasFailed(_ j: Int, for s: UInt64) -> Bool {
-        members[j].failedThrough >= s || (members[j].phase == .idle && members[j].sequence >= s)
+    /// Whether member `j` no longer stands in the way of sequence `s`.
+    private func standsAside(_ j: Int, from s: UInt64) -> Bool {
+        members[j].ledger.standsAside(from: s)
+    }
+
+    // MARK: - Invariants
+
+    /// Times the ledgers were checked (debug builds: `assert` evaluates the check).
+    private(set) var ledgerChecks = 0
+
+    /// The first ledger invariant that does not hold, or nil (`Ledger` lists
+    /// them). Asserted after every frame, timeout and teardown, so the tests run
+    /// it; release builds do not evaluate it.
+    func ledgerViolation() -> String? {
+        ledgerChecks += 1
+        for m in members {
+            if let v = m.ledger.violation(now: sequence) { return "\(device): \(m.name): \(v)" }
+            let requirements = m.relations.requiresFailureOf
+            if requirements.isEmpty && (m.ledger.tag == .held || !m.ledger.pending.isEmpty) {
+                return "\(device): \(m.name): holds a decision without requirements"
+            }
+            if m.ledger.tag == .held && requirements.allSatisfy({ members[$0].ledger.standsAside(from: m.ledger.sequence) }) {
+                return "\(device): \(m.name): held for sequence \(m.ledger.sequence) though every requirement stands aside"
+            }
+        }
+        return nil
     }
 
     /// Emits the held decisions of `k` about earlier sequences whose requirements
     /// have all failed for them. Exclusion does not apply: those sequences are over.
     private func releasePending(of k: Int, at time: EventTime, into events: inout [GestureEvent]) {
         var n = 0
-        while n < members[k].pending.count {
-            let p = members[k].pending[n]
-            guard members[k].relations.requiresFailureOf.allSatisfy({ hasFailed($0, for: p.sequence) }) else { n += 1; continue }
-            members[k].pending.remove(at: n)
+        while n < members[k].ledger.pending.count {
+            let p = members[k].ledger.pending[n]
+            guard members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: p.sequence) }) else { n += 1; continue }
+            members[k].ledger.pending.remove(at: n)
             trace("\(members[k].name): held decision for sequence \(p.sequence) released", of: k, at: time)
             if p.held.discrete {
                 emit(k, .recognized, at: time, report: p.held.report, reason: nil, into: &events)
@@ -658,12 +590,12 @@ public final class Arena {
     /// Fails the held decisions of `j` about sequences in `from…upTo`.
     private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
                              into events: inout [GestureEvent]) {
-        guard !members[j].pending.isEmpty else { return }
+        guard !members[j].ledger.pending.isEmpty else { return }
         var n = 0
-        while n < members[j].pending.count {
-            let p = members[j].pending[n]
+        while n < members[j].ledger.pending.count {
+            let p = members[j].ledger.pending[n]
             if p.sequence >= from && p.sequence <= upTo {
-                members[j].pending.remove(at: n)
+                members[j].ledger.pending.remove(at: n)
                 emit(j, .failed, at: time, report: nil, reason: reason, into: &events)
             } else {
                 n += 1

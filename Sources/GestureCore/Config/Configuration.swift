@@ -47,24 +47,24 @@ public enum RecognizerParameters: Sendable, Equatable {
         public var upper: Double
     }
 
-    /// Every pair of parameters that bound one quantity from both sides: when the
-    /// lower is above the upper, nothing could ever be recognized. A new
-    /// minimum/maximum parameter belongs here too.
+    /// Every pair of parameters that bound one quantity from both sides (a key
+    /// of the kind's table with `atMost`): when the lower is above the upper,
+    /// nothing could ever be recognized.
     public var bounds: [Bounds] {
-        switch self {
-        case .pan(let p):
-            [Bounds(lowerKey: "min_fingers", lower: Double(p.minFingers), upperKey: "max_fingers", upper: Double(p.maxFingers))]
-        case .circle(let p):
-            [Bounds(lowerKey: "min_sweep_deg", lower: p.minSweepDegrees, upperKey: "max_sweep_deg", upper: p.maxSweepDegrees)]
-        case .checkmark(let p):
-            [Bounds(lowerKey: "min_arm_ratio", lower: p.minArmRatio, upperKey: "max_arm_ratio", upper: p.maxArmRatio),
-             Bounds(lowerKey: "first_arm_min_deg", lower: p.firstArmMinDegrees,
-                    upperKey: "first_arm_max_deg", upper: p.firstArmMaxDegrees),
-             Bounds(lowerKey: "second_arm_min_deg", lower: p.secondArmMinDegrees,
-                    upperKey: "second_arm_max_deg", upper: p.secondArmMaxDegrees)]
-        case .tap, .tickle, .swipe, .longPress, .pinch, .rotate:
-            []
+        struct Pairs: ParameterTableVisitor {
+            var bounds: [Bounds] = []
+            mutating func visit<P>(_ keys: [ParameterKey<P>], _ p: inout P) {
+                for k in keys {
+                    guard let upperKey = k.atMost, let upper = keys.first(where: { $0.key == upperKey }),
+                          let lo = k.number(in: p), let hi = upper.number(in: p) else { continue }
+                    bounds.append(Bounds(lowerKey: k.key, lower: lo, upperKey: upperKey, upper: hi))
+                }
+            }
         }
+        var pairs = Pairs()
+        var p = self
+        p.visitTable(&pairs)
+        return pairs.bounds
     }
 
     /// The pairs of `bounds` whose lower bound is above their upper one.

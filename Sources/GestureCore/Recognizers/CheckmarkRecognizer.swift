@@ -140,3 +140,22 @@ public final class CheckmarkRecognizer: Recognizer {
 
     public var evidence: Evidence { lastEvidence }
 }
+
+extension CheckmarkRecognizer.Parameters {
+    /// The config keys of a `checkmark` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.number("min_arm_ratio", \.minArmRatio, 0.1...20, "second arm at least this many times as long as the first",
+                 atMost: "max_arm_ratio"),
+         .number("max_arm_ratio", \.maxArmRatio, 0.1...50, "second arm at most this many times as long as the first"),
+         .number("min_rise_ratio", \.minRiseRatio, 0...50, "second arm rises at least this many times the first arm's drop"),
+         .number("min_length_mm", \.minLengthMM, 0...500, "both arms together"),
+         .number("first_arm_min_deg", \.firstArmMinDegrees, -90...180, "first arm's angle below horizontal (90 = straight down)",
+                 atMost: "first_arm_max_deg"),
+         .number("first_arm_max_deg", \.firstArmMaxDegrees, -90...180, "first arm's largest angle below horizontal"),
+         .number("second_arm_min_deg", \.secondArmMinDegrees, -90...180, "second arm's angle above horizontal",
+                 atMost: "second_arm_max_deg"),
+         .number("second_arm_max_deg", \.secondArmMaxDegrees, -90...180, "second arm's largest angle above horizontal"),
+         .number("max_arm_bend", \.maxArmBend, 1...10, "path length / straight length of each arm"),
+         .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a checkmark may take")]
+    }
+}

@@ -147,3 +147,21 @@ public final class CircleRecognizer: Recognizer {
 
     public var evidence: Evidence { lastEvidence }
 }
+
+extension CircleRecognizer.Parameters {
+    /// The config keys of a `circle` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.number("tolerance", \.tolerance, 0.01...1, "RMS distance from the fitted circle / radius"),
+         .number("min_radius_mm", \.minRadiusMM, 0...500, "smaller circles are ignored"),
+         .number("min_sweep_deg", \.minSweepDegrees, 90...720, "degrees the stroke must turn around the centre",
+                 atMost: "max_sweep_deg"),
+         .number("max_sweep_deg", \.maxSweepDegrees, 180...1440, "more than this is a spiral, not a circle"),
+         .number("inner_box_fraction", \.innerBoxFraction, 0...1,
+                 "no point may come nearer the centre than this box (× radius): rejects S, 8, spirals"),
+         .number("min_box_coverage", \.minBoxCoverage, 0...1, "the stroke's bounding box must cover this much of the circle's"),
+         .number("max_end_gap", \.maxEndGap, 0...4, "start-to-end distance, in radii"),
+         .number("max_corner_share", \.maxCornerShare, 0.2...1,
+                 "share of the turning done in the sharpest fifth of the stroke (people's circles: 0.28–0.43)"),
+         .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a circle may take")]
+    }
+}

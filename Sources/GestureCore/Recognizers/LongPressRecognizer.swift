@@ -91,3 +91,12 @@ public final class LongPressRecognizer: Recognizer {
         return .fail(.longPress(f))
     }
 }
+
+extension LongPressRecognizer.Parameters {
+    /// The config keys of a `long_press` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.integer("fingers", \.fingers, 1...10, "fingers held"),
+         .millis("min_duration_ms", \.minDuration, 50...10_000, "how long they must be held"),
+         .number("max_movement_mm", \.maxMovementMM, 0.1...100, "moving more before the time is up fails it")]
+    }
+}

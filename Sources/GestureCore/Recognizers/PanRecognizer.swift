@@ -173,3 +173,17 @@ struct VelocityEstimate {
         return (ringTranslation[newest] - ringTranslation[oldest]) / max(span, Self.minimumSpan).seconds
     }
 }
+
+extension PanRecognizer.Parameters {
+    /// The config keys of a `pan` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.integer("min_fingers", \.minFingers, 1...10, "fewest fingers", atMost: "max_fingers"),
+         .integer("max_fingers", \.maxFingers, 1...10, "most fingers"),
+         .number("start_threshold_mm", \.startThresholdMM, 0...100, "movement before the pan begins"),
+         .number("step_mm", \.stepMM, 0...500,
+                 "above 0, a slider: began/changed only every step_mm along its axis, with \"step\": 1 or -1"),
+         .choice("axis", \.axis, "a slider's axis; by default along its edge (needs step_mm)") { p, _ in
+             p.stepMM == 0 ? ("axis", "axis only applies to a slider: set step_mm too") : nil
+         }]
+    }
+}

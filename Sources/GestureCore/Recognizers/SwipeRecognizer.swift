@@ -186,3 +186,32 @@ public final class SwipeRecognizer: Recognizer {
         return .fail(.swipe(f))
     }
 }
+
+extension SwipeRecognizer.Parameters {
+    /// The config keys of a `swipe` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.integer("fingers", \.fingers, 1...10, "fingers moving together"),
+         .number("min_distance_mm", \.minDistanceMM, 1...1000, "net travel"),
+         .number("min_speed_mm_s", \.minSpeedMMPerS, 0...10_000,
+                 "average speed from touch to lift (a quarter of it over the last 80 ms)"),
+         .millis("max_duration_ms", \.maxDuration, 0...60_000, "0: no limit; else at least 50") { p, _ in
+             let ms = p.maxDuration.value
+             return ms > 0 && ms < 50 ? ("max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(ms))") : nil
+         },
+         .number("max_angle_deg", \.maxAngleDegrees, 1...45,
+                 "how far off the direction's axis the travel may be (at most 22.5 with diagonals, and so by default)"),
+         .number("min_length", \.minLength, 0...1, "net travel as a share of the screen along it (lisgd's M, L: 0.33, 0.66)"),
+         .number("min_straightness", \.minStraightness, 0...1, "net travel / path length"),
+         .choices("directions", \.directions, item: "direction",
+                  "the directions it recognizes; with a diagonal, the nearest of eight is taken") { p, written in
+             guard p.usesDiagonals else { return nil }
+             let limit = Self.maxAngleWithDiagonals
+             if !written("max_angle_deg") {
+                 p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
+                 return nil
+             }
+             guard p.maxAngleDegrees > limit else { return nil }
+             return ("max_angle_deg", "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))")
+         }]
+    }
+}

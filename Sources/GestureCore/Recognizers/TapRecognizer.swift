@@ -136,3 +136,15 @@ public final class TapRecognizer: Recognizer {
         return e
     }
 }
+
+extension TapRecognizer.Parameters {
+    /// The config keys of a `tap` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.integer("taps", \.taps, 1...10, "taps needed"),
+         .integer("fingers", \.fingers, 1...10, "fingers per tap"),
+         .number("max_movement_mm", \.maxMovementMM, 0.1...100, "a finger moving further than this is not tapping"),
+         .millis("max_duration_ms", \.maxDuration, 10...10_000, "longest a tap may stay down"),
+         .millis("multi_tap_window_ms", \.multiTapWindow, 10...5_000, "longest wait from one lift to the next touch"),
+         .number("multi_tap_slop_mm", \.multiTapSlopMM, 0.1...200, "furthest the next tap may land from the last")]
+    }
+}

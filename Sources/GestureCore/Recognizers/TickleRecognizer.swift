@@ -201,3 +201,13 @@ public final class TickleRecognizer: Recognizer {
         return e
     }
 }
+
+extension TickleRecognizer.Parameters {
+    /// The config keys of a `tickle` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [.integer("reversals", \.reversals, 1...50, "direction changes needed"),
+         .number("min_travel_mm", \.minTravelMM, 0.5...200, "travel before a turn counts"),
+         .millis("max_stroke_ms", \.maxStrokeDuration, 20...5_000, "a stroke slower than this fails (too slow)"),
+         .number("max_vertical_ratio", \.maxVerticalRatio, 0...10, "vertical / horizontal travel of a stroke, at most")]
+    }
+}

@@ -120,3 +120,15 @@ public final class TwoFingerTransformRecognizer: Recognizer {
         return started ? .begin(report) : .none
     }
 }
+
+extension TwoFingerTransformRecognizer.Parameters {
+    /// The config keys of a `pinch` recognizer (`ParameterKey`).
+    public static var pinchKeys: [ParameterKey<Self>] {
+        [.number("start_scale_delta", \.startScaleDelta, 0.01...2, "|scale - 1| before it begins")]
+    }
+
+    /// The config keys of a `rotate` recognizer (`ParameterKey`).
+    public static var rotateKeys: [ParameterKey<Self>] {
+        [.number("start_deg", \.startDegrees, 1...180, "turn before it begins")]
+    }
+}
