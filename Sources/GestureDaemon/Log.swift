@@ -20,8 +20,15 @@ public final class Logger {
     public let program: String
     public var verbose: Bool
 
+    /// Where lines go instead of stderr (tests read what was logged).
+    private let output: ((String) -> Void)?
+
     public init(program: String, verbose: Bool = false) {
-        self.program = program; self.verbose = verbose
+        self.program = program; self.verbose = verbose; output = nil
+    }
+
+    public init(program: String, verbose: Bool = false, output: @escaping (String) -> Void) {
+        self.program = program; self.verbose = verbose; self.output = output
     }
 
     public func info(_ message: String) { write("\(program): \(message)") }
@@ -39,6 +46,7 @@ public final class Logger {
     }
 
     private func write(_ line: String) {
+        if let output { output(line); return }
         // stderr unbuffered, one write per line; nothing to do if it fails.
         try? FileDescriptor.standardError.writeAll(line + "\n")
     }
@@ -75,8 +83,11 @@ public struct LogLimiter: Sendable {
 
 /// Makes text that came from outside (a client's process name, a device's
 /// name) safe for one log line or one terminal line: control characters,
-/// including newlines and the escape that starts terminal sequences, become
-/// visible `\n`, `\t`, `\u{1b}` escapes, and the result is cut at `maxCharacters`.
+/// including newlines and the escape that starts terminal sequences, and
+/// invisible format characters (bidi overrides, zero-width spaces) become
+/// visible `\n`, `\t`, `\u{1b}`, `\u{202e}` escapes, and the result is cut at
+/// `maxCharacters`. Bytes that were not UTF-8 were decoded as U+FFFD (�) and
+/// stay so: visible, and no longer able to start a terminal sequence.
 public func sanitizedForLog(_ text: some StringProtocol, maxCharacters: Int = 200) -> String {
     var out = ""
     var count = 0
@@ -87,10 +98,17 @@ public func sanitizedForLog(_ text: some StringProtocol, maxCharacters: Int = 20
         case 0x0D: out += "\\r"
         case 0x09: out += "\\t"
         case 0x5C: out += "\\\\"
-        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-            // C0/C1 controls, line separators and bidi overrides that reorder what follows.
+        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
+            // C0/C1 controls and line separators.
             out += "\\u{\(String(scalar.value, radix: 16))}"
-        default: out.unicodeScalars.append(scalar)
+        default:
+            // Format characters are invisible or reorder what follows: bidi
+            // overrides (U+202E), zero-width spaces and joiners (U+200B), marks.
+            if scalar.properties.generalCategory == .format {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
         }
         count += 1
     }
