@@ -106,25 +106,26 @@ struct GestureRunTests {
         let err = Pipe()
         let p = try start(l.gesturectl, ["actions", "--file", file, "--socket", socket], stderr: err)
         let expected = l.gestureRun ?? l.gesturectl
-        var exe = ""
-        var cmdline = ""
-        for _ in 0..<100 {
+        var exe = "", cmdline = "", comm = ""
+        // exec changes /proc/PID/exe first; gesture-run renames itself after
+        // that. Wait for all three (generously: the machine may be busy).
+        _ = waitFor(seconds: 60) {
             exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p.processIdentifier)/exe")) ?? ""
             cmdline = procFile("/proc/\(p.processIdentifier)/cmdline")
-            if exe == expected && !cmdline.isEmpty { break }
-            usleep(50_000)
+            comm = procFile("/proc/\(p.processIdentifier)/comm")
+            return exe == expected && !cmdline.isEmpty && comm == "gesturectl\n"
         }
         #expect(exe == expected)
-        let comm = procFile("/proc/\(p.processIdentifier)/comm")
         #expect(comm == "gesturectl\n")
         #expect(cmdline.split(separator: "\0").map(String.init)
                 == [l.gesturectl, "actions", "--file", file, "--socket", socket])
-        usleep(300_000)
+        // It says why it waits, then waits: read until it has said so.
+        let message = "gesturectl: \(socket) does not exist: is gestured running?"
+        let e = readUntil(err.fileHandleForReading.fileDescriptor, contains: message, seconds: 60)
         // SIGKILL: a test thread may have SIGTERM blocked, and the child inherits that.
         kill(p.processIdentifier, SIGKILL)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(e.hasPrefix("gesturectl: \(socket) does not exist: is gestured running?"), "\(e)")
+        #expect(e.hasPrefix(message), "\(e)")
     }
 
     /// Subscribers (`subscribe`, `actions`) run in SCHED_BATCH, so that the daemon
@@ -142,11 +143,10 @@ struct GestureRunTests {
             let err = Pipe()
             let p = try start(l.gesturectl, args, stderr: err)
             var policy = -1
-            for _ in 0..<100 {
-                // It sets its policy as it starts: wait for it, at most 5 s.
+            // It sets its policy as it starts: wait for it, generously.
+            _ = waitFor(seconds: 60) {
                 policy = schedulingPolicy(p.processIdentifier)
-                if policy == expected { break }
-                usleep(50_000)
+                return policy == expected
             }
             kill(p.processIdentifier, SIGKILL)
             _ = err.fileHandleForReading.readDataToEndOfFile()
@@ -248,6 +248,32 @@ func spawnRaw(_ exe: String, _ arguments: [[UInt8]]) throws -> (status: Int32, e
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return ((status >> 8) & 0xFF, String(decoding: bytes, as: UTF8.self))
+}
+
+/// Polls `condition` every 20 ms for at most `seconds`; whether it came true.
+func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// What a pipe brought until it holds `text` (or ended, or `seconds` passed).
+func readUntil(_ fd: Int32, contains text: String, seconds: Double) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end && !String(decoding: bytes, as: UTF8.self).contains(text) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, 100) >= 0 else { break }
+        if p.revents == 0 { continue }
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// A /proc file's text, read with read(2): Foundation's file reading leaks a
