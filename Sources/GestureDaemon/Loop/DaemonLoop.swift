@@ -203,7 +203,10 @@ public final class DaemonLoop: DaemonControl {
             queueHead += 1
             switch next {
             case .input(let input): handle(input)
-            case .expireClients(let now): server?.expire(now: now)
+            case .expireClients(let now):
+                server?.expire(now: now)
+                // Clients closed or answered: the core learns the next deadline.
+                reportSockets()
             }
         }
         queue.removeAll(keepingCapacity: true)
