@@ -266,11 +266,11 @@ extension LisgdOptions {
         return o
     }
 
-    /// The most `-g` bindings taken. lisgd's own default set has 27 and Sxmo's
-    /// 46; every distinct stroke lisgd can tell apart within one finger count is
-    /// 320 (8 directions × 10 edges × 4 distances). A thousand leaves room for
-    /// three finger counts of those, while the translated config (about 400 bytes
-    /// a binding) stays well within the 1 MiB a config may have.
+    /// The most `-g` bindings taken: about twenty times Sxmo's 46, and more than
+    /// the 640 distinct bindings of one finger count (8 directions × 10 edges ×
+    /// 4 distances × 2 modes), while the translated files (about 330 bytes a
+    /// binding for both, with short commands) stay well within the 1 MiB
+    /// gestured reads, and a touch goes through a bounded number of recognizers.
     public static let maxBindings = 1000
 
     /// Why the arguments cannot be run as given, if one is not UTF-8: lisgd
@@ -303,7 +303,7 @@ extension LisgdOptions {
     public static func rawProcessArguments(from index: Int) -> [[UInt8]] {
         var out: [[UInt8]] = []
         let argv = CommandLine.unsafeArgv
-        for i in index..<Int(CommandLine.argc) {
+        for i in index..<max(index, Int(CommandLine.argc)) {
             guard let p = argv[i] else { continue }
             out.append(Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))))
         }
