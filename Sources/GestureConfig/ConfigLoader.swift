@@ -292,21 +292,9 @@ private struct Context {
         return config
     }
 
-    /// A name is what events carry and what scripts filter on: it must be
-    /// visible, one line, and without surrounding spaces.
+    /// A name is what events carry and what scripts filter on (`RecognizerNames`).
     mutating func checkName(_ name: String, base: String, at position: SourcePosition) -> Bool {
-        let problem: String?
-        if name.isEmpty {
-            problem = "a recognizer needs a name: [recognizer.NAME] with NAME not empty"
-        } else if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
-            problem = "a recognizer name must not be blank"
-        } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-            problem = "a recognizer name must not contain control characters or line breaks"
-        } else if name.unicodeScalars.first!.properties.isWhitespace || name.unicodeScalars.last!.properties.isWhitespace {
-            problem = "a recognizer name must not begin or end with a space"
-        } else {
-            problem = nil
-        }
+        let problem = RecognizerNames.problem(name)
         if let problem { error(base, problem, at: position) }
         return problem == nil
     }

@@ -1,4 +1,5 @@
 import GestureCore
+import Glibc
 
 /// lisgd's command line, read as lisgd 0.3.7 and upstream lisgd read it, with
 /// clear errors where lisgd would silently take `atoi`'s 0 or leave a field unset.
@@ -259,7 +260,54 @@ extension LisgdOptions {
         if o.bindings.isEmpty {
             throw LisgdError("no -g bindings: lisgd would use the set compiled into it; give them with -g\n\(usage)")
         }
+        if o.bindings.count > maxBindings {
+            throw LisgdError("\(o.bindings.count) -g bindings; at most \(maxBindings) are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)")
+        }
         return o
+    }
+
+    /// The most `-g` bindings taken: about twenty times Sxmo's 46, and more than
+    /// the 640 distinct bindings of one finger count (8 directions × 10 edges ×
+    /// 4 distances × 2 modes), while the translated files (about 330 bytes a
+    /// binding for both, with short commands) stay well within the 1 MiB
+    /// gestured reads, and a touch goes through a bounded number of recognizers.
+    public static let maxBindings = 1000
+
+    /// Why the arguments cannot be run as given, if one is not UTF-8: lisgd
+    /// would run a command's bytes as they are, but here a command is text that
+    /// goes through actions.toml (TOML is UTF-8) and would run with U+FFFD in
+    /// place of those bytes, which is another command. `rawArguments` are the
+    /// arguments after `lisgd`, as the kernel passed them.
+    public static func encodingProblem(rawArguments: [[UInt8]]) -> LisgdError? {
+        for (i, raw) in rawArguments.enumerated() {
+            guard String(validating: raw, as: UTF8.self) == nil else { continue }
+            var offset = 0
+            var it = raw.makeIterator()
+            var decoder = UTF8()
+            decoding: while true {
+                switch decoder.decode(&it) {
+                case .scalarValue(let s): offset += UTF8.width(s)
+                case .emptyInput, .error: break decoding
+                }
+            }
+            let bad = offset < raw.count ? raw[offset] : 0
+            let option = i > 0 ? String(decoding: rawArguments[i - 1], as: UTF8.self) : ""
+            let which = option.hasPrefix("-") ? "the value of \(option) (argument \(i + 1))" : "argument \(i + 1)"
+            return LisgdError("\(which) is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)) at byte \(offset + 1)): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script")
+        }
+        return nil
+    }
+
+    /// This process's arguments from `index` on, as the bytes the kernel passed
+    /// (CommandLine.arguments has replaced what is not UTF-8).
+    public static func rawProcessArguments(from index: Int) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        let argv = CommandLine.unsafeArgv
+        for i in index..<max(index, Int(CommandLine.argc)) {
+            guard let p = argv[i] else { continue }
+            out.append(Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))))
+        }
+        return out
     }
 }
 

@@ -37,6 +37,10 @@ public enum LisgdLive {
 
     /// gesture-run's `lisgd …`: the arguments after `lisgd`; returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        if let problem = LisgdOptions.encodingProblem(rawArguments: LisgdOptions.rawProcessArguments(from: 2)) {
+            say("\(problem)")
+            return 1
+        }
         let options: LisgdOptions
         do { options = try LisgdOptions.parse(arguments) } catch {
             say("\(error)")

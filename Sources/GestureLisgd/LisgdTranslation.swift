@@ -77,6 +77,11 @@ public struct LisgdTranslation: Sendable {
                 routes.append((name, .slider(plus: s.plus, minus: s.minus)))
             }
         }
+        // Long commands can make the files larger than gestured reads: said here,
+        // as a problem with the command line, not found when the config is loaded.
+        for (text, what) in [(toml, "gestured.toml"), (actions, "actions.toml")] where text.utf8.count > ConfigLoader.maxFileBytes {
+            throw LisgdError("the \(o.bindings.count) bindings make a \(what) of \(text.utf8.count) bytes, more than the \(ConfigLoader.maxFileBytes) bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)")
+        }
         gesturedTOML = toml
         actionsTOML = actions
         self.routes = routes

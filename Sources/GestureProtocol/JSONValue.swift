@@ -24,7 +24,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The value of `key` in an object (the first, if a key repeats).
+    /// The value of `key` in an object (parsed objects have each key once).
     public subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.first { $0.0 == key }?.1
@@ -66,6 +66,9 @@ public enum JSONValue: Sendable, Equatable {
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public var offset: Int
     public var message: String
+    /// Set when the text is JSON but an object names this key twice: readers
+    /// disagree on which value counts (first or last), so none is taken.
+    public var duplicateKey: String?
     public var description: String { "at byte \(offset): \(message)" }
 }
 
@@ -124,12 +127,18 @@ private struct JSONParser {
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         i += 1
         var fields: [(String, JSONValue)] = []
+        var keys = Set<String>()
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw error("expected a key string") }
+            let keyOffset = i
             let k = try string()
+            guard keys.insert(k).inserted else {
+                throw JSONParseError(offset: keyOffset, message: "the key '\(sanitizedForLog(k, maxCharacters: 64))' appears twice in one object",
+                                     duplicateKey: k)
+            }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1

@@ -28,6 +28,32 @@ public struct DeviceReport: Sendable {
 }
 
 public enum DeviceSurvey {
+    /// The table `gesturectl devices` prints. Every cell is escaped as the
+    /// daemon's log escapes names: a device names itself (EVIOCGNAME), and a
+    /// newline or an escape sequence in that name must not reach the terminal.
+    public static func table(_ reports: [DeviceReport]) -> String {
+        let header = ["NODE", "NAME", "ID", "SIZE (mm)", "SLOTS", "CALIBRATION", "STATUS", "SYSPATH"]
+        var rows = [header]
+        for r in reports {
+            let size = r.sizeMM.map { "\(formatFixed($0.x, decimals: 0))×\(formatFixed($0.y, decimals: 0)) (\(r.sizeSource?.rawValue ?? "?"))" } ?? "-"
+            let slots = r.slots.map { "\($0)\(r.typeA ? " (type A)" : "")" } ?? "-"
+            var calibration = CalibrationMatrix.isIdentity(r.calibration) ? "identity"
+                : r.calibration.map { formatFixed($0, decimals: 3) }.joined(separator: " ")
+            if let bad = r.invalidCalibration { calibration = "invalid \"\(bad)\"" }
+            var status = r.skipped.map { "skipped: \($0)" } ?? "in use"
+            if let rot = r.rotation, rot != .none { status += ", rotated \(rot.rawValue)°" }
+            rows.append([r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, status, r.syspath]
+                .map { sanitizedForLog($0, maxCharacters: 200) })
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in rows { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
+        return rows.map { row in
+            row.enumerated().map { i, c in
+                i == row.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
     /// Every `event*` node of the input subsystem, touchscreens first, then by node.
     public static func run(configuration: Configuration) throws(Errno) -> [DeviceReport] {
         let udev = try Udev()

@@ -19,8 +19,15 @@ public final class Logger {
     public let program: String
     public var verbose: Bool
 
+    /// Where lines go instead of stderr (tests read what was logged).
+    private let output: ((String) -> Void)?
+
     public init(program: String, verbose: Bool = false) {
-        self.program = program; self.verbose = verbose
+        self.program = program; self.verbose = verbose; output = nil
+    }
+
+    public init(program: String, verbose: Bool = false, output: @escaping (String) -> Void) {
+        self.program = program; self.verbose = verbose; self.output = output
     }
 
     public func info(_ message: String) { write("\(program): \(message)") }
@@ -38,6 +45,7 @@ public final class Logger {
     }
 
     private func write(_ line: String) {
+        if let output { output(line); return }
         // stderr unbuffered, one write per line; nothing to do if it fails.
         try? FileDescriptor.standardError.writeAll(line + "\n")
     }
@@ -82,26 +90,3 @@ public struct LogLimiter: Sendable {
     }
 }
 
-/// Makes text that came from outside (a client's process name, a device's
-/// name) safe for one log line or one terminal line: control characters,
-/// including newlines and the escape that starts terminal sequences, become
-/// visible `\n`, `\t`, `\u{1b}` escapes, and the result is cut at `maxCharacters`.
-public func sanitizedForLog(_ text: some StringProtocol, maxCharacters: Int = 200) -> String {
-    var out = ""
-    var count = 0
-    for scalar in text.unicodeScalars {
-        if count >= maxCharacters { out += "…"; break }
-        switch scalar.value {
-        case 0x0A: out += "\\n"
-        case 0x0D: out += "\\r"
-        case 0x09: out += "\\t"
-        case 0x5C: out += "\\\\"
-        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-            // C0/C1 controls, line separators and bidi overrides that reorder what follows.
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-        count += 1
-    }
-    return out
-}

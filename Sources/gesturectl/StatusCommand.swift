@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureClient
+import GestureCore
 import GestureDaemon
 import GestureProtocol
 import LinuxSystem

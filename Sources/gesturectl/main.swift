@@ -1,6 +1,7 @@
 import ArgumentParser
 import GestureClient
 import GestureLisgd
+import Glibc
 
 /// `gesturectl lisgd` reading a device and `gesturectl actions` run all day: hand
 /// them to the lean gesture-run when it is installed, before anything else, so
@@ -10,6 +11,11 @@ import GestureLisgd
 let arguments = CommandLine.arguments
 if arguments.count >= 2 {
     let rest = Array(arguments.dropFirst(2))
+    if arguments[1] == "lisgd", let problem = LisgdOptions.encodingProblem(rawArguments: LisgdOptions.rawProcessArguments(from: 2)) {
+        // Checked before the arguments are handed on as text: that would replace the bytes.
+        LisgdLive.say("\(problem)")
+        exit(1)
+    }
     switch arguments[1] {
     case "lisgd" where LisgdLive.runsLean(rest):
         GestureRun.exec(arguments)
@@ -29,4 +35,11 @@ struct Gesturectl: ParsableCommand {
                       ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self])
 }
 
+if arguments.count >= 2 && arguments[1] == "lisgd" {
+    // lisgd's arguments are read by LisgdOptions, as lisgd reads them: the parser's pass-through takes time quadratic in their number.
+    var lisgd = LisgdCommand()
+    lisgd.arguments = Array(arguments.dropFirst(2))
+    do { try lisgd.run() } catch { LisgdCommand.exit(withError: error) }
+    exit(0)
+}
 Gesturectl.main()

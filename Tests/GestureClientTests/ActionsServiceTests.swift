@@ -29,7 +29,7 @@ final class FakeDaemon {
     }
 
     /// Takes the next connection waiting (the service connects in its own `step`).
-    func accept(within seconds: Double = 2) -> Bool {
+    func accept(within seconds: Double = 30) -> Bool {
         var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, Int32(seconds * 1000)) == 1 else { return false }
         if client >= 0 { close(client) }
@@ -48,7 +48,7 @@ final class FakeDaemon {
     }
 
     /// The next request line, or nil if none comes within `seconds`.
-    func readLine(within seconds: Double = 2) -> String? {
+    func readLine(within seconds: Double = 30) -> String? {
         let end = monotonicNow() + Millis(seconds * 1000)
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
@@ -111,9 +111,9 @@ extension ChildProcesses {
                                   warn: warnings.add)
         }
 
-        /// Steps the service until `condition` holds (at most 5 s).
+        /// Steps the service until `condition` holds (at most 60 s: generous, for a loaded machine).
         func until(_ service: ActionsService, _ condition: () -> Bool) throws -> Bool {
-            let end = monotonicNow() + Millis(5000)
+            let end = monotonicNow() + Millis(60_000)
             while monotonicNow() < end {
                 if condition() { return true }
                 try service.step(timeoutMS: 20)

@@ -19,6 +19,23 @@ import Testing
         #expect(lines(a) == ["{\"type\":\"pong\",\"id\":7}"])
     }
 
+    /// Readers disagree on `{"cmd":"ping","cmd":"pause"}` (most keep the last,
+    /// some the first): neither is taken, at any depth.
+    @Test func aKeyGivenTwiceIsABadArgument() throws {
+        for line in [#"{"cmd":"ping","cmd":"pause"}"#, #"{"cmd":"pause","cmd":"pause"}"#,
+                     #"{"cmd":"subscribe","name":"a","name":"b"}"#, #"{"cmd":"ping","id":{"a":1,"a":2}}"#,
+                     #"{"cmd":"ping","c\u006dd":"pause"}"#] {
+            var s = ClientSession()
+            let a = s.received(Array((line + "\n").utf8))
+            #expect(a.count == 1, "\(line)")
+            let reply = try JSONValue.parse(try #require(lines(a).first))
+            #expect(reply["code"] == .string("bad_argument"), "\(line)")
+            #expect(reply["message"]?.string?.hasSuffix("is given more than once; give each key once") == true, "\(line)")
+        }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":1,"a":1}"#) }
+        #expect(try JSONValue.parse(#"{"a":{"b":1},"b":{"a":1}}"#)["b"] == .object([("a", .number(1))]))
+    }
+
     @Test func aRequestSplitAcrossReadsIsOneRequest() {
         var s = ClientSession()
         #expect(s.received(Array("{\"cmd\":".utf8)).isEmpty)

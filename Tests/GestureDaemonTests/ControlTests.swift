@@ -261,6 +261,49 @@ import Testing
         #expect(d.logText.last?.hasSuffix("profile 'dnd' from the next touch sequence; no recognizer has the profile 'dnd': none takes part until another profile is chosen or a reload brings one") == true)
     }
 
+    /// Names that look like `default` but are not, or that hide what they are:
+    /// a config cannot define them, so no client can switch to them.
+    @Test func profileNamesThatLookAlikeAreRefused() {
+        for (name, found) in [("d\u{435}fault", "U+0435 at character 2"), ("default\u{200B}", "U+200B at character 8"),
+                              ("\u{202E}tluafed", "U+202E at character 1"), ("lock ed", "U+0020 at character 5"),
+                              ("-locked", "'-' at character 1")] {
+            var line = ""
+            JSONWriter.appendQuoted(name, to: &line)
+            #expect(errorMessage(#"{"cmd":"profile","name":"# + line + "}")
+                    == "'name': a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found \(found)",
+                    "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(actions(#"{"cmd":"profile","name":"phone-locked_2.b"}"#) == [.control(.profile("phone-locked_2.b"), id: nil)])
+    }
+
+    /// What a client sent comes back in a reply escaped, as the log escapes it.
+    @Test func echoedStringsAreEscaped() throws {
+        #expect(errorMessage(#"{"cmd":"subscribe","kind":"\u001b[2Jtap"}"#)?.hasPrefix(#"unknown kind '\u{1b}[2Jtap'; kinds are"#) == true)
+        #expect(errorMessage(#"{"cmd":"rotate","rotation":90,"screen\u202e":"x"}"#)
+                == #"unknown key 'screen\u{202e}': expected one of device, rotation"#)
+        #expect(errorMessage(#"{"cmd":"rotate","rotation":"\n9\u001b"}"#)?.hasSuffix(#"got "\\n9\\u001b""#) == true)
+        var s = ClientSession()
+        let reply = try #require(s.received(Array(#"{"cmd":"pi\u001b]0;owned\u0007ng"}"#.utf8) + [0x0A]).first)
+        guard case .send(let line) = reply else { Issue.record("\(reply)"); return }
+        let message = try #require(try JSONValue.parse(line)["message"]?.string)
+        #expect(message.hasPrefix(#"unknown command 'pi\u{1b}]0;owned\u{7}ng'"#))
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
+
+        // rotate's unknown device: the name asked for, and the names in use (from hardware).
+        var (d, _) = try started(panels: ["Evil\nPanel\u{1b}[31m"])
+        #expect(d.control(.rotate(.cw90, device: "x\n\u{202E}y"))
+                == .refused(.unknownDevice, #"no touchscreen named 'x\n\u{202e}y' is in use; touchscreens in use: 'Evil\nPanel\u{1b}[31m'"#))
+    }
+
+    /// A subscriber's recognizer names follow the config's rule for them.
+    @Test func filterNamesNoConfigCanDefineAreRefused() {
+        #expect(errorMessage(#"{"cmd":"subscribe","name":["tap","t\u200bap"]}"#)
+                == #"'name' 't\u{200b}ap': a recognizer name must not contain invisible or reordering characters such as U+200B"#)
+        #expect(errorMessage(#"{"cmd":"subscribe","name":"a\nb"}"#)
+                == #"'name' 'a\nb': a recognizer name must not contain control characters or line breaks"#)
+        #expect(actions(#"{"cmd":"subscribe","name":"double.tap"}"#).count == 2)
+    }
+
     @Test func aStoppingDaemonRefusesRequests() throws {
         var (d, _) = try started()
         d.send(.signal(SIGTERM, at: d.now))
@@ -301,7 +344,8 @@ import Testing
         #expect(errorMessage(#"{"cmd":"rotate","rotation":90,"screen":"x"}"#) == "unknown key 'screen': expected one of device, rotation")
         #expect(errorMessage(#"{"cmd":"profile"}"#) == "'name' is required: the profile to make active, a string")
         #expect(errorMessage(#"{"cmd":"profile","name":""}"#) == "'name': a profile name must not be empty")
-        #expect(errorMessage(#"{"cmd":"profile","name":"a\nb"}"#) == "'name': a profile name must not contain control characters or line breaks")
+        #expect(errorMessage(#"{"cmd":"profile","name":"a\nb"}"#)
+                == "'name': a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+000A at character 2")
         #expect(errorMessage(#"{"cmd":"pause","name":"x"}"#) == "unknown key 'name': it takes no arguments")
     }
 }

@@ -110,7 +110,8 @@ struct EventLoopTests {
         while firedAt == nil { _ = try loop.runOnce(timeoutMilliseconds: 2000) }
         let fired = try #require(firedAt)
         #expect(fired >= deadline)
-        #expect(fired - deadline < Millis(1000))
+        // Late only by what a busy machine makes it: not a relative timer restarted.
+        #expect(fired - deadline < Millis(10_000))
         #expect(timer.deadline == nil)
     }
 

@@ -166,6 +166,21 @@ struct ConfigHardeningTests {
         #expect(e[0].message.contains("line breaks"))
     }
 
+    /// Names that cannot be told apart from another by eye are not names: the
+    /// same rule refuses them in a subscriber's filter.
+    @Test func aNameWithAnInvisibleOrReorderingCharacterIsRefused() {
+        let e = errors("""
+        [recognizer."t\\u200bap"]
+        kind = "tap"
+
+        [recognizer."\\u202epat"]
+        kind = "tap"
+        """)
+        #expect(e.map(\.line) == [1, 4])
+        #expect(e.map(\.message) == ["a recognizer name must not contain invisible or reordering characters such as U+200B",
+                                     "a recognizer name must not contain invisible or reordering characters such as U+202E"])
+    }
+
     @Test func relationErrorsNameTheLineOfAQuotedName() {
         let e = errors("""
         [recognizer.a]

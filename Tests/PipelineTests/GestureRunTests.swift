@@ -106,27 +106,26 @@ struct GestureRunTests {
         let err = Pipe()
         let p = try start(l.gesturectl, ["actions", "--file", file, "--socket", socket], stderr: err)
         let expected = l.gestureRun ?? l.gesturectl
-        var exe = ""
-        var cmdline = ""
-        var comm = ""
-        // gesture-run renames itself a moment after the exec: wait for that too.
-        for _ in 0..<200 {
+        var exe = "", cmdline = "", comm = ""
+        // exec changes /proc/PID/exe first; gesture-run renames itself after
+        // that. Wait for all three (generously: the machine may be busy).
+        _ = waitFor(seconds: 60) {
             exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p.processIdentifier)/exe")) ?? ""
             cmdline = procFile("/proc/\(p.processIdentifier)/cmdline")
             comm = procFile("/proc/\(p.processIdentifier)/comm")
-            if exe == expected && !cmdline.isEmpty && comm == "gesturectl\n" { break }
-            usleep(50_000)
+            return exe == expected && !cmdline.isEmpty && comm == "gesturectl\n"
         }
         #expect(exe == expected)
         #expect(comm == "gesturectl\n")
         #expect(cmdline.split(separator: "\0").map(String.init)
                 == [l.gesturectl, "actions", "--file", file, "--socket", socket])
-        usleep(300_000)
+        // It says why it waits, then waits: read until it has said so.
+        let message = "gesturectl: \(socket) does not exist: is gestured running?"
+        let e = readUntil(err.fileHandleForReading.fileDescriptor, contains: message, seconds: 60)
         // SIGKILL: a test thread may have SIGTERM blocked, and the child inherits that.
         kill(p.processIdentifier, SIGKILL)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(e.hasPrefix("gesturectl: \(socket) does not exist: is gestured running?"), "\(e)")
+        #expect(e.hasPrefix(message), "\(e)")
     }
 
     /// Subscribers (`subscribe`, `actions`) run in SCHED_BATCH, so that the daemon
@@ -144,11 +143,10 @@ struct GestureRunTests {
             let err = Pipe()
             let p = try start(l.gesturectl, args, stderr: err)
             var policy = -1
-            for _ in 0..<100 {
-                // It sets its policy as it starts: wait for it, at most 5 s.
+            // It sets its policy as it starts: wait for it, generously.
+            _ = waitFor(seconds: 60) {
                 policy = schedulingPolicy(p.processIdentifier)
-                if policy == expected { break }
-                usleep(50_000)
+                return policy == expected
             }
             kill(p.processIdentifier, SIGKILL)
             _ = err.fileHandleForReading.readDataToEndOfFile()
@@ -183,6 +181,99 @@ struct GestureRunTests {
         let printed = try run(lean.gesturectl, ["lisgd", "--desc", "/nonexistent.desc", "--print-config"])
         #expect(printed.status == 1 && printed.err.hasPrefix("gesturectl lisgd: "))
     }
+}
+
+/// gesturectl lisgd, from either binary, with arguments as raw bytes (Process
+/// takes text, which would replace bytes that are not UTF-8).
+@Suite("gesturectl lisgd: arguments")
+struct LisgdArgumentTests {
+    @Test func aCommandThatIsNotUTF8IsAUsageError() throws {
+        let t = GestureRunTests()
+        let l = try t.layout("beside", "utf8")
+        defer { l.remove() }
+        let bad: [UInt8] = Array("1,LR,*,*,R,echo caf".utf8) + [0xE9]
+        let expected = "gesturectl lisgd: the value of -g (argument 4) is not UTF-8 (byte 0xE9 at byte 20)"
+        let ctl = try spawnRaw(l.gesturectl, [Array("lisgd".utf8), Array("-d".utf8), Array("/nonexistent/touchscreen".utf8),
+                                              Array("-g".utf8), bad])
+        #expect(ctl.status == 1)
+        #expect(ctl.err.hasPrefix(expected), "\(ctl.err)")
+        let run = try spawnRaw(try #require(l.gestureRun), [Array("lisgd".utf8), Array("-g".utf8), bad])
+        #expect(run.status == 1)
+        #expect(run.err.hasPrefix("gesturectl lisgd: the value of -g (argument 2) is not UTF-8"), "\(run.err)")
+    }
+
+    @Test func moreBindingsThanTakenIsAUsageError() throws {
+        let t = GestureRunTests()
+        let l = try t.layout("beside", "cap")
+        defer { l.remove() }
+        let args = ["lisgd", "-d", "/nonexistent/touchscreen"] + (0...LisgdOptions.maxBindings).flatMap { ["-g", "1,LR,*,*,R,echo \($0)"] }
+        let r = try t.run(l.gesturectl, args)
+        #expect(r.status == 1)
+        #expect(r.err == "gesturectl lisgd: 1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)\n")
+    }
+}
+
+/// Runs `exe` with these arguments as bytes; its exit status and stderr.
+func spawnRaw(_ exe: String, _ arguments: [[UInt8]]) throws -> (status: Int32, err: String) {
+    var fds: [Int32] = [0, 0]
+    try #require(pipe(&fds) == 0)
+    let words = ([Array(exe.utf8)] + arguments).map { bytes -> UnsafeMutablePointer<CChar>? in
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (i, b) in bytes.enumerated() { p[i] = CChar(bitPattern: b) }
+        p[bytes.count] = 0
+        return p
+    }
+    defer { for w in words { w?.deallocate() } }
+    var argv = words + [nil]
+    var env: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), strdup("HOME=/nonexistent"), nil]
+    defer { for e in env { free(e) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, exe, &actions, nil, &argv, &env)
+    close(fds[1])
+    defer { close(fds[0]) }
+    try #require(rc == 0)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return ((status >> 8) & 0xFF, String(decoding: bytes, as: UTF8.self))
+}
+
+/// Polls `condition` every 20 ms for at most `seconds`; whether it came true.
+func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// What a pipe brought until it holds `text` (or ended, or `seconds` passed).
+func readUntil(_ fd: Int32, contains text: String, seconds: Double) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end && !String(decoding: bytes, as: UTF8.self).contains(text) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, 100) >= 0 else { break }
+        if p.revents == 0 { continue }
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// A /proc file's text, read with read(2): Foundation's file reading leaks a

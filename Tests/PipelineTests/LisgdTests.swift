@@ -126,6 +126,43 @@ struct LisgdCommandLineTests {
         #expect(parseError(["-v"])?.hasPrefix("no -g bindings") == true)
     }
 
+    /// Each binding is a recognizer every touch goes through: at most
+    /// `maxBindings` (1000), refused as a usage error beyond, and the most that
+    /// are taken translate to a config that loads (not the "bug in gestured" of
+    /// a config larger than gestured reads).
+    @Test func bindingsAreCappedAndTheMostTakenTranslate() throws {
+        #expect(LisgdOptions.maxBindings == 1000)
+        func bindings(_ n: Int, command: String = "echo") -> [String] {
+            (0..<n).flatMap { ["-g", "\(1 + $0 % 10),\(LisgdSwipe.allCases[$0 % 8].rawValue),*,*,R,\(command) \($0)"] }
+        }
+        #expect(parseError(bindings(1001))
+                == "1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)")
+        let args = ["-w", "720", "-h", "1440"] + bindings(1000)
+        let t = try LisgdTranslation(options: try LisgdOptions.parse(args), device: try phoneDevice(), arguments: args)
+        #expect(try t.configuration().recognizers.count == 1000)
+        #expect(try ActionsLoader.load(text: t.actionsTOML, file: "actions.toml").actions.count == 1000)
+        // Long commands: the files would be larger than gestured reads; said as a usage error.
+        let long = ["-w", "720", "-h", "1440"] + bindings(600, command: String(repeating: "x", count: 2000))
+        #expect(throws: LisgdError.self) {
+            try LisgdTranslation(options: try LisgdOptions.parse(long), device: try phoneDevice(), arguments: long)
+        }
+        let options = try LisgdOptions.parse(long), device = try phoneDevice()
+        do throws(LisgdError) { _ = try LisgdTranslation(options: options, device: device, arguments: long) } catch {
+            #expect(error.message.hasPrefix("the 600 bindings make a gestured.toml of "), "\(error)")
+            #expect(error.message.hasSuffix("bytes, more than the 1048576 bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)"))
+        }
+    }
+
+    /// lisgd runs a command's bytes; here a command is UTF-8 text, so bytes
+    /// that are not UTF-8 would run as another command (U+FFFD): refused.
+    @Test func anArgumentThatIsNotUTF8IsRefused() {
+        let raw: [[UInt8]] = [Array("-g".utf8), Array("1,LR,*,*,R,echo caf".utf8) + [0xE9, 0x21]]
+        #expect(LisgdOptions.encodingProblem(rawArguments: raw)?.message
+                == "the value of -g (argument 2) is not UTF-8 (byte 0xE9 at byte 20): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script")
+        #expect(LisgdOptions.encodingProblem(rawArguments: [Array("-g".utf8), Array("1,LR,*,*,R,echo café".utf8)]) == nil)
+        #expect(LisgdOptions.encodingProblem(rawArguments: [[0xFF]])?.message.hasPrefix("argument 1 is not UTF-8 (byte 0xFF at byte 1)") == true)
+    }
+
     @Test func sxmosHookLineIsReadWhole() throws {
         let o = try LisgdOptions.parse(sxmoArguments)
         #expect(o.bindings.count == 46)
@@ -303,9 +340,10 @@ func monotonicSeconds() -> Double {
 
 @Suite("gesturectl lisgd: commands")
 struct LisgdCommandTests {
-    /// Waits up to 5 s for every started command to finish and be reaped.
+    /// Waits up to 60 s (a loaded machine) for every started command to finish and be reaped.
     func drain(_ c: ActionRunner) {
-        for _ in 0..<500 where !c.running.isEmpty {
+        let end = monotonicSeconds() + 60
+        while !c.running.isEmpty && monotonicSeconds() < end {
             c.reap()
             usleep(10_000)
         }

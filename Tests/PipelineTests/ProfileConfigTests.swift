@@ -62,9 +62,12 @@ struct ProfileConfigTests {
         #expect(errors("""
         [recognizer.t]
         kind = "tap"
-        profiles = [" locked", "a\\tb"]
-        """) == ["phone.toml:3: recognizer.t.profiles: a profile name must not begin or end with a space",
-                 "phone.toml:3: recognizer.t.profiles: a profile name must not contain control characters or line breaks"])
+        profiles = [" locked", "a\\tb", "d\\u0435fault", "default\\u200b", "\\u202elocked"]
+        """) == ["phone.toml:3: recognizer.t.profiles: a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+0020 at character 1",
+                 "phone.toml:3: recognizer.t.profiles: a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+0009 at character 2",
+                 "phone.toml:3: recognizer.t.profiles: a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+0435 at character 2",
+                 "phone.toml:3: recognizer.t.profiles: a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+200B at character 8",
+                 "phone.toml:3: recognizer.t.profiles: a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+202E at character 1"], "what the socket refuses, a config cannot define")
         let long = String(repeating: "x", count: 65)
         #expect(errors("""
         [recognizer.t]

@@ -10,18 +10,26 @@ public enum Profiles {
     public static let maxNameBytes = 64
 
     /// Why `name` cannot name a profile, or nil. A name is what `gesturectl
-    /// profile` takes and `status` shows: visible, one line, no surrounding spaces.
+    /// profile` takes, `status` shows and a config's `profiles` lists: ASCII
+    /// letters, digits, `_`, `-` and `.`, beginning with a letter or a digit.
+    /// Nothing else, so that no two names that differ look alike (a Cyrillic
+    /// `е` in `dеfault`, an invisible U+200B, a U+202E that turns the rest
+    /// around) and every name can be read and typed as it is.
     public static func nameProblem(_ name: String) -> String? {
-        let scalars = name.unicodeScalars
         if name.isEmpty { return "a profile name must not be empty" }
         if name.utf8.count > maxNameBytes { return "a profile name is at most \(maxNameBytes) bytes, this one is \(name.utf8.count)" }
-        if scalars.allSatisfy(\.properties.isWhitespace) { return "a profile name must not be blank" }
-        if scalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-            return "a profile name must not contain control characters or line breaks"
-        }
-        if scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
-            return "a profile name must not begin or end with a space"
+        for (i, scalar) in name.unicodeScalars.enumerated() {
+            let letterOrDigit = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+            if letterOrDigit || (i > 0 && (scalar == "_" || scalar == "-" || scalar == ".")) { continue }
+            let found = scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F
+                ? "'\(scalar)'" : "U+\(hex4(scalar.value))"
+            return "a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found \(found) at character \(i + 1)"
         }
         return nil
+    }
+
+    static func hex4(_ v: UInt32) -> String {
+        let digits = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

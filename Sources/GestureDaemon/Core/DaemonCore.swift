@@ -182,7 +182,7 @@ public struct DaemonCore {
         let description: DeviceDescription
         let isTypeA: Bool
         var pipeline: DevicePipeline
-        var label: String { "\(node.devnode ?? node.sysname) '\(description.name)'" }
+        var label: String { "\(node.devnode ?? node.sysname) '\(shownName(description.name))'" }
         init(node: InputNode, description: DeviceDescription, isTypeA: Bool, pipeline: DevicePipeline) {
             self.node = node; self.description = description; self.isTypeA = isTypeA; self.pipeline = pipeline
         }
@@ -406,7 +406,7 @@ public struct DaemonCore {
             // A touchscreen skipped, or a rule applied, is news; a keyboard is not.
             var denied = false
             if case .deniedByConfig = skip { denied = true }
-            let message = "skipping \(node.devnode ?? node.sysname) '\(node.name)': \(skip)"
+            let message = "skipping \(node.devnode ?? node.sysname) '\(shownName(node.name))': \(skip)"
             log(denied || node.flag("ID_INPUT_TOUCHSCREEN") ? .info : .debug, message, into: &actions)
             return
         }
@@ -424,7 +424,7 @@ public struct DaemonCore {
             return
         }
         if let skip = DeviceSelection.check(s.description) {
-            log(.info, "skipping \(name) '\(s.description.name)': \(skip)", into: &actions)
+            log(.info, "skipping \(name) '\(shownName(s.description.name))': \(skip)", into: &actions)
             actions.append(.close(syspath: syspath))
             return
         }
@@ -450,17 +450,17 @@ public struct DaemonCore {
         let name = node.devnode ?? node.sysname
         let (matrix, invalid) = CalibrationMatrix.of(node)
         if let invalid {
-            log(.warning(.device), "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(invalid)\": expected six numbers; check the udev rule that sets it", into: &actions)
+            log(.warning(.device), "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(sanitizedForLog(invalid, maxCharacters: 120))\": expected six numbers; check the udev rule that sets it", into: &actions)
         }
         guard var geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix) else {
             log(.info, "skipping \(name): \(SkipReason.noPositionAxes)", into: &actions)
             return nil
         }
         if let problems = s.description.axisProblems {
-            log(.warning(.device), "\(name) '\(s.description.name)': \(problems)", into: &actions)
+            log(.warning(.device), "\(name) '\(shownName(s.description.name))': \(problems)", into: &actions)
         }
         if geometry.sizeSource == .fallback {
-            log(.warning(.config), "'\(s.description.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
+            log(.warning(.config), "'\(shownName(s.description.name))' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
         }
         // What a client set at runtime outlives a reload and a replug.
         if let r = runtimeRotations[s.description.name] ?? runtimeRotation { geometry.rotation = r }
@@ -547,8 +547,9 @@ public struct DaemonCore {
             guard !matching.isEmpty else {
                 let names = Set(devices.values.map(\.description.name)).sorted()
                 let known = names.isEmpty ? "no touchscreen is in use now"
-                    : "touchscreens in use: " + names.map { "'\($0)'" }.joined(separator: ", ")
-                actions.append(.reply(.refused(.unknownDevice, "no touchscreen named '\(name)' is in use; \(known)")))
+                    : "touchscreens in use: " + names.map { "'\(shownName($0))'" }.joined(separator: ", ")
+                // The client's string and the devices' names, escaped: the reply may reach a terminal.
+                actions.append(.reply(.refused(.unknownDevice, "no touchscreen named '\(sanitizedForLog(name, maxCharacters: 64))' is in use; \(known)")))
                 return
             }
             runtimeRotations[name] = r
@@ -745,3 +746,8 @@ public struct DaemonCore {
         stopping = true
     }
 }
+
+/// A device's name as the log shows it. The name comes from the hardware
+/// (EVIOCGNAME, udev's NAME): a hostile device can put a newline in it to
+/// forge a journal line, or an escape sequence to drive a terminal.
+func shownName(_ name: String) -> String { sanitizedForLog(name, maxCharacters: 80) }

@@ -36,7 +36,23 @@ public final class DaemonLoop: DaemonControl {
     /// Open devices by syspath, and their registrations once watched.
     private var devices: [String: (evdev: EvdevDevice, registration: EventLoop.Registration?)] = [:]
     private let buffer = ReadBuffer()
-    private var spareActions: [[DaemonCore.Action]] = []
+    /// The action list being carried out; reused, so a read allocates none.
+    private var actions: [DaemonCore.Action] = []
+    /// Set while an action list is carried out: what it asks the world answers
+    /// into `queue` then, not into the core at once.
+    private var carryingOut = false
+    /// Answers to actions (an open's `.opened`, a listing, a read), and socket
+    /// expiries, waiting for the current action list to be finished; handled in
+    /// order, as an event loop runs the tasks queued while it ran one.
+    private var queue: [Queued] = []
+    private var queueHead = 0
+    private var draining = false
+    enum Queued {
+        case input(DaemonCore.Input)
+        /// `SocketServer.expire` may answer a client's pending control
+        /// request, which is an input of its own: never run inside a list.
+        case expireClients(EventTime)
+    }
     /// `--stdout`: events are encoded here and collected in `output`, which is
     /// written once per input (one write for every event of a read).
     private var stdoutEncoder = JSONWriter(capacity: 1024)
@@ -153,22 +169,57 @@ public final class DaemonLoop: DaemonControl {
         send(.sockets(nextDeadline: now.deadline, subscribers: now.subscribers))
     }
 
-    /// A client's rotate, profile, pause or resume, carried out by the core at once.
+    /// A client's rotate, profile, pause or resume, carried out by the core at
+    /// once. The server asks from its own readiness handler, or from an expiry
+    /// the queue runs, both outside any action list.
     public func control(_ request: ControlRequest, from client: String) -> ControlReply {
+        guard !carryingOut else {
+            assertionFailure("a control request arrived while an action list was being carried out")
+            log.error(.ours, "a control request from \(client) arrived while another input was being handled; refused")
+            return .refused(.unavailable, "gestured was busy with another input; try again")
+        }
         controlReply = nil
         defer { controlReply = nil }
-        send(.control(request, from: client, at: monotonicNow()))
-        return controlReply ?? .refused(.unavailable, "gestured did not answer the request")
+        handle(.control(request, from: client, at: monotonicNow()))
+        let reply = controlReply
+        if !draining { drainQueue() }
+        return reply ?? .refused(.unavailable, "gestured did not answer the request")
     }
 
     // MARK: - Actions
 
-    /// Gives the core one input and carries out its actions; an action that
-    /// asks the world something (open, list, read, load) answers with the next input.
+    /// Gives the core one input and carries out its actions. An action that
+    /// asks the world something (open, list, read, load) answers with the next
+    /// input; that answer waits in the queue until every action of the list
+    /// is carried out, so a list is never interrupted by the handling of
+    /// another (its later actions, a timer it arms, were decided before).
     public func send(_ input: DaemonCore.Input) {
-        // Action lists are reused (one per nesting level), so a read allocates none.
-        var actions = spareActions.popLast() ?? []
+        queue.append(.input(input))
+        if !draining { drainQueue() }
+    }
+
+    private func drainQueue() {
+        draining = true
+        while queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            switch next {
+            case .input(let input): handle(input)
+            case .expireClients(let now):
+                server?.expire(now: now)
+                // Clients closed or answered: the core learns the next deadline.
+                reportSockets()
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        draining = false
+    }
+
+    /// One input, and its action list carried out in order.
+    private func handle(_ input: DaemonCore.Input) {
         core.handle(input, into: &actions)
+        carryingOut = true
         var touchedSockets = false
         for action in actions {
             switch action {
@@ -178,10 +229,10 @@ public final class DaemonLoop: DaemonControl {
             execute(action)
         }
         actions.removeAll(keepingCapacity: true)
-        spareActions.append(actions)
         // What this input published leaves now: one write per subscriber, one to stdout.
         if touchedSockets { server?.flushPublished() }
         if !output.isEmpty { writeOutput() }
+        carryingOut = false
         if touchedSockets { reportSockets() }
     }
 
@@ -271,7 +322,7 @@ public final class DaemonLoop: DaemonControl {
         case .updateInfo(let info):
             server?.info = info
         case .expireClients(let now):
-            server?.expire(now: now)
+            queue.append(.expireClients(now))
         case .pauseUdev:
             if let r = monitorRegistration { loop.unregister(r) }
             monitorRegistration = nil

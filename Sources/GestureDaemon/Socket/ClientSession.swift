@@ -174,7 +174,13 @@ public struct ClientSession: Sendable {
         do {
             request = try JSONValue.parse(bytes)
         } catch {
-            fail(.malformed, "not JSON: \(error)", id: nil, into: &actions)
+            if let key = error.duplicateKey {
+                // Readers differ on which of the two counts; taking either would
+                // let a proxy and the daemon see different requests.
+                fail(.badArgument, "the key '\(Self.echoed(key))' is given more than once; give each key once", id: nil, into: &actions)
+            } else {
+                fail(.malformed, "not JSON: \(error)", id: nil, into: &actions)
+            }
             return
         }
         guard case .object = request else {
@@ -231,7 +237,7 @@ public struct ClientSession: Sendable {
             guard checkKeys(request, allowed: [], id: id, &actions) else { return }
             actions.append(.control(cmd == "pause" ? .pause : .resume, id: id))
         default:
-            fail(.unknownCommand, "unknown command '\(cmd)'; commands are subscribe, unsubscribe, status, ping, rotate, profile, pause, resume",
+            fail(.unknownCommand, "unknown command '\(Self.echoed(cmd))'; commands are subscribe, unsubscribe, status, ping, rotate, profile, pause, resume",
                  id: id, into: &actions)
         }
     }
@@ -241,13 +247,18 @@ public struct ClientSession: Sendable {
         guard case .object(let fields) = request else { return false }
         for (k, _) in fields where k != "cmd" && k != "id" && !allowed.contains(k) {
             let expected = allowed.isEmpty ? "it takes no arguments" : "expected one of " + allowed.sorted().joined(separator: ", ")
-            fail(.badArgument, "unknown key '\(k)': \(expected)", id: id, into: &actions)
+            fail(.badArgument, "unknown key '\(Self.echoed(k))': \(expected)", id: id, into: &actions)
             return false
         }
         return true
     }
 
     struct Problem: Error { var message: String }
+
+    /// A client's string quoted back in a reply: escaped as the log escapes it
+    /// (no control, line-breaking or reordering character reaches the reader's
+    /// terminal) and short.
+    static func echoed(_ text: some StringProtocol) -> String { sanitizedForLog(text, maxCharacters: 64) }
 
     /// Reads a rotate request: `rotation` in degrees clockwise, and an optional `device` name.
     static func rotation(from request: JSONValue) -> Result<ControlRequest, Problem> {
@@ -259,7 +270,7 @@ public struct ClientSession: Sendable {
         // A number from outside: compared before it is converted, so no value traps.
         guard case .number(let n)? = request["rotation"], n == n.rounded(), abs(n) <= 360,
               let rotation = Rotation(rawValue: Int(n)) else {
-            return .failure(Problem(message: "'rotation' is \(expected), got \(String(request["rotation"]!.json.prefix(40)))"))
+            return .failure(Problem(message: "'rotation' is \(expected), got \(echoed(request["rotation"]!.json))"))
         }
         switch request["device"] {
         case nil, .null?:
@@ -292,18 +303,26 @@ public struct ClientSession: Sendable {
         }
         var f = SubscriptionFilter()
         do {
-            f.names = Set(try strings("name").get())
+            let names = try strings("name").get()
+            // What no config can define names nothing; said at once, rather
+            // than listed among the unknown names, so a look-alike is not missed.
+            for n in names where !n.isEmpty {
+                if let problem = RecognizerNames.problem(n) {
+                    return .failure(Problem(message: "'name' '\(echoed(n))': \(problem)"))
+                }
+            }
+            f.names = Set(names)
             f.devices = Set(try strings("device").get())
             for k in try strings("kind").get() {
                 guard let kind = GestureKind(rawValue: k) else {
                     let known = GestureKind.allCases.map(\.rawValue).joined(separator: ", ")
-                    return .failure(Problem(message: "unknown kind '\(k)'; kinds are \(known)"))
+                    return .failure(Problem(message: "unknown kind '\(echoed(k))'; kinds are \(known)"))
                 }
                 f.kinds.insert(kind)
             }
             for s in try strings("state").get() {
                 guard let state = GestureState(rawValue: s), state != .possible else {
-                    return .failure(Problem(message: "unknown state '\(s)'; states are began, changed, ended, recognized, cancelled, failed"))
+                    return .failure(Problem(message: "unknown state '\(echoed(s))'; states are began, changed, ended, recognized, cancelled, failed"))
                 }
                 f.states.insert(state)
             }
