@@ -56,8 +56,10 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "GestureDaemon",
-            dependencies: ["GestureCore", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem", "CLinux",
-                           "CSocketShim"],
+            dependencies: [
+                "GestureCore", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem", "CLinux",
+                "CSocketShim",
+            ],
             swiftSettings: strict),
         // The client side of the socket (gesturectl and gesture-run): nothing of the daemon.
         .target(
@@ -72,18 +74,24 @@ let package = Package(
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "GestureProtocol", "LinuxInput",
-                           "LinuxSystem"],
+            dependencies: [
+                "GestureCore", "GestureConfig", "GestureDaemon", "GestureClient", "GestureProtocol", "LinuxInput",
+                "LinuxSystem",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "gestured",
-            dependencies: ["GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxSystem", "CSystemd"],
+            dependencies: [
+                "GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxSystem", "CSystemd",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "gesturectl",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureLisgd", "GestureProtocol", "GestureTools", "LinuxSystem",
-                           "CLinux", "CAllocCounter",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "GestureDaemon", "GestureClient", "GestureLisgd", "GestureProtocol", "GestureTools", "LinuxSystem",
+                "CLinux", "CAllocCounter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         // The long-running `gesturectl lisgd` and `gesturectl actions`, which gesturectl
         // execs: no Foundation and no argument-parser, so a small binary that stays
@@ -98,11 +106,14 @@ let package = Package(
         .systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Sources/Fuzz/Support", swiftSettings: strict),
         .executableTarget(
-            name: "FuzzEvemu", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureTools"],
+            name: "FuzzEvemu",
+            dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureTools"],
             path: "Sources/Fuzz/Evemu", swiftSettings: strict),
         .executableTarget(
             name: "FuzzDecoder",
-            dependencies: ["FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxInput"],
+            dependencies: [
+                "FuzzSupport", "GestureCore", "GestureConfig", "GestureDaemon", "GestureProtocol", "LinuxInput",
+            ],
             path: "Sources/Fuzz/Decoder", swiftSettings: strict),
         .executableTarget(
             name: "FuzzConfig", dependencies: ["FuzzSupport", "GestureCore", "GestureConfig"],
@@ -112,25 +123,33 @@ let package = Package(
             path: "Sources/Fuzz/Protocol", swiftSettings: strict),
         .testTarget(
             name: "LinuxInputTests",
-            dependencies: ["LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig", "GestureProtocol"],
+            dependencies: [
+                "LinuxInput", "LinuxSystem", "GestureDaemon", "GestureCore", "GestureConfig", "GestureProtocol",
+            ],
             swiftSettings: strict),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"], swiftSettings: strict),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "GestureProtocol", "GestureTools",
-                           "LinuxSystem"],
+            dependencies: [
+                "GestureClient", "GestureConfig", "GestureDaemon", "GestureLisgd", "GestureProtocol", "GestureTools",
+                "LinuxSystem",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "RecognitionTests", dependencies: ["GestureConfig", "GestureDaemon", "GestureTools"],
             swiftSettings: strict),
         .testTarget(
             name: "GestureDaemonTests",
-            dependencies: ["GestureDaemon", "GestureClient", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem"],
+            dependencies: [
+                "GestureDaemon", "GestureClient", "GestureConfig", "GestureProtocol", "LinuxInput", "LinuxSystem",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "GestureClientTests",
             // The daemon only to check that it accepts what the client sends.
-            dependencies: ["GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "GestureProtocol", "LinuxSystem"],
+            dependencies: [
+                "GestureClient", "GestureConfig", "GestureCore", "GestureDaemon", "GestureProtocol", "LinuxSystem",
+            ],
             swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxSystem
 
 /// Runs actions' commands for `gesturectl actions` (and bindings' for
@@ -44,20 +44,26 @@ public final class ActionRunner {
     public struct Command: Sendable {
         public var exec: String
         public var label: String
-        public init(exec: String, label: String) { self.exec = exec; self.label = label }
+        public init(exec: String, label: String) {
+            self.exec = exec
+            self.label = label
+        }
     }
 
     /// Starts the commands for one event, in the order given, each while
     /// fewer than `maxRunning` run; returns the pids started (those dropped
     /// or failed are left out). Without an `eventLine` the commands read our stdin.
     @discardableResult
-    public func run(_ commands: [Command], eventLine: String?, environment: [(String, String)], event: String) -> [pid_t] {
+    public func run(_ commands: [Command], eventLine: String?, environment: [(String, String)], event: String)
+        -> [pid_t]
+    {
         reap()
         var pids: [pid_t] = []
         for c in commands {
             guard running.count < maxRunning else {
                 dropped += 1
-                let line = "gesturectl: \(event): not running \(c.label): \(running.count) commands still running (max_running = \(maxRunning))"
+                let line =
+                    "gesturectl: \(event): not running \(c.label): \(running.count) commands still running (max_running = \(maxRunning))"
                 if let l = dropWarnings.admit(line, now: monotonicNow()) { warn(l) }
                 continue
             }

@@ -10,7 +10,8 @@ extension ActionsFile.Action {
     /// `step` field) are taken: never every `changed` of a pan.
     public func matches(_ event: JSONValue) -> Bool {
         guard let name = event["name"]?.string, let kind = event["kind"]?.string,
-              let state = event["state"]?.string else { return false }
+            let state = event["state"]?.string
+        else { return false }
         if !names.isEmpty && !names.contains(name) { return false }
         if !kinds.isEmpty && !kinds.contains(where: { $0.rawValue == kind }) { return false }
         if states.isEmpty {
@@ -63,7 +64,10 @@ extension ActionsFile {
         }
         func list(_ xs: [String]) -> String {
             var out = "["
-            for (i, x) in xs.enumerated() { if i > 0 { out += "," }; JSONWriter.appendQuoted(x, to: &out) }
+            for (i, x) in xs.enumerated() {
+                if i > 0 { out += "," }
+                JSONWriter.appendQuoted(x, to: &out)
+            }
             return out + "]"
         }
         let states = union(actions.map(\.subscribedStates))!.map(\.rawValue)

@@ -30,8 +30,10 @@ public struct ActionsFileTrust: Sendable {
         for d in directories {
             var st = stat()
             guard stat(d, &st) == 0 else { continue }  // opening the file says what is missing
-            if let p = problem(what: "the directory \(d) of \(path)", fix: d, mode: st.st_mode, owner: st.st_uid,
-                               directory: true) {
+            if let p = problem(
+                what: "the directory \(d) of \(path)", fix: d, mode: st.st_mode, owner: st.st_uid,
+                directory: true)
+            {
                 return p
             }
         }
@@ -42,7 +44,8 @@ public struct ActionsFileTrust: Sendable {
         let octal = String(mode & 0o7777, radix: 8)
         let modeText = "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal)"
         if owner != user && owner != 0 {
-            return "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to you (\(Self.userName(user))) or root: "
+            return
+                "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to you (\(Self.userName(user))) or root: "
                 + "its commands would run as you. Use a file and directory of your own "
                 + "(as root: chown \(Self.userName(user)) \(fix))"
         }
@@ -50,7 +53,8 @@ public struct ActionsFileTrust: Sendable {
         guard groupWrite || otherWrite else { return nil }
         if directory && mode & S_ISVTX != 0 { return nil }
         let who = otherWrite ? "anyone" : "its group"
-        return "\(what) can be written by \(who) (\(modeText), owner \(Self.userName(owner))): its commands would run as you. "
+        return
+            "\(what) can be written by \(who) (\(modeText), owner \(Self.userName(owner))): its commands would run as you. "
             + "Fix it with: chmod go-w \(fix)"
     }
 

@@ -1,7 +1,7 @@
 import GestureConfig
+import GestureProtocol
 import Glibc
 import LinuxSystem
-import GestureProtocol
 
 /// `gesturectl actions`' options, read by hand so the lean gesture-run can take
 /// them without argument-parser: `--file PATH`, `--max-running N`, `--socket PATH`
@@ -16,9 +16,15 @@ public struct ActionsArguments: Sendable, Equatable {
     public var batch = true
     public var help = false
 
-    public init(file: String? = nil, maxRunning: Int? = nil, socket: String? = nil, check: Bool = false,
-                batch: Bool = true) {
-        self.file = file; self.maxRunning = maxRunning; self.socket = socket; self.check = check; self.batch = batch
+    public init(
+        file: String? = nil, maxRunning: Int? = nil, socket: String? = nil, check: Bool = false,
+        batch: Bool = true
+    ) {
+        self.file = file
+        self.maxRunning = maxRunning
+        self.socket = socket
+        self.check = check
+        self.batch = batch
     }
 
     /// Reads the arguments after `actions`; a usage error names the option.
@@ -67,17 +73,22 @@ public struct ActionsArguments: Sendable, Equatable {
     /// stopped (or, with `check`, prints what it would subscribe to). Messages go to
     /// stderr (the check's report to stdout); returns the exit status.
     public func run(environment: [String: String]) -> Int32 {
-        run(environment: environment, warn: { try? FileDescriptor.standardError.writeAll($0 + "\n") },
+        run(
+            environment: environment, warn: { try? FileDescriptor.standardError.writeAll($0 + "\n") },
             report: { print($0) })
     }
 
     /// `run`, with its messages to `warn` and the check's report to `report`.
-    func run(environment: [String: String], warn: @escaping @Sendable (String) -> Void,
-             report: (String) -> Void) -> Int32 {
+    func run(
+        environment: [String: String], warn: @escaping @Sendable (String) -> Void,
+        report: (String) -> Void
+    ) -> Int32 {
         let path: String
         if let file {
             path = file
-        } else if let p = ActionsFile.defaultPath(xdgConfigHome: environment["XDG_CONFIG_HOME"], home: environment["HOME"]) {
+        } else if let p = ActionsFile.defaultPath(
+            xdgConfigHome: environment["XDG_CONFIG_HOME"], home: environment["HOME"])
+        {
             path = p
         } else {
             warn("gesturectl: no HOME or XDG_CONFIG_HOME to find actions.toml in; give --file PATH")
@@ -99,7 +110,9 @@ public struct ActionsArguments: Sendable, Equatable {
         switch read {
         case .success(let b): bytes = b
         case .failure(let f):
-            warn("gesturectl: \(f)" + (untrusted ? "" : "\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"))
+            warn(
+                "gesturectl: \(f)"
+                    + (untrusted ? "" : "\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"))
             return 1
         }
         let actions: ActionsFile
@@ -112,12 +125,15 @@ public struct ActionsArguments: Sendable, Equatable {
         for w in actions.warnings { warn("gesturectl: \(w)") }
         if check {
             let n = actions.actions.count
-            report("\(path): ok: \(n == 1 ? "1 action" : "\(n) actions"), max_running \(maxRunning ?? actions.maxRunning ?? ActionsFile.defaultMaxRunning)")
+            report(
+                "\(path): ok: \(n == 1 ? "1 action" : "\(n) actions"), max_running \(maxRunning ?? actions.maxRunning ?? ActionsFile.defaultMaxRunning)"
+            )
             report("subscribes with: \(actions.subscribeRequest ?? "nothing (no actions)")")
             return 0
         }
-        let service = ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socketPath(environment: environment),
-                                     maxRunning: maxRunning, warn: warn)
+        let service = ActionsService(
+            path: path, actions: actions, bytes: bytes, socketPath: socketPath(environment: environment),
+            maxRunning: maxRunning, warn: warn)
         // A subscriber that does not preempt the daemon; its commands run normally.
         if batch { SubscriberScheduling.batch() }
         // Runs until killed; returns only on a fatal error.

@@ -1,8 +1,8 @@
-import Glibc
 import GestureConfig
 import GestureCore
-import LinuxSystem
 import GestureProtocol
+import Glibc
+import LinuxSystem
 
 /// `gesturectl actions`: one subscription to gestured, the user's actions
 /// file, and the commands it runs. One thread and one poll(2): the socket, the
@@ -56,8 +56,10 @@ public final class ActionsService {
     /// `actions` and `bytes` are the file as first loaded (the caller reports
     /// what is wrong with it before starting). `maxRunning` from the command
     /// line wins over the file's.
-    public init(path: String, actions: ActionsFile, bytes: [UInt8], socketPath: String, maxRunning: Int?,
-                warn: @escaping (String) -> Void) {
+    public init(
+        path: String, actions: ActionsFile, bytes: [UInt8], socketPath: String, maxRunning: Int?,
+        warn: @escaping (String) -> Void
+    ) {
         self.path = path
         self.actions = actions
         self.loadedBytes = bytes
@@ -69,7 +71,9 @@ public final class ActionsService {
             watcher = try ConfigWatcher(path: path)
         } catch {
             watcher = nil
-            warn("gesturectl: cannot watch the directory of \(path) for changes (inotify: \(error)); restart to apply changes")
+            warn(
+                "gesturectl: cannot watch the directory of \(path) for changes (inotify: \(error)); restart to apply changes"
+            )
         }
     }
 
@@ -116,7 +120,10 @@ public final class ActionsService {
             connection = try DaemonConnection(path: socketPath)
         } catch {
             guard error.isTransient else { throw Fatal(description: "gesturectl: \(error)") }
-            if !saidWaiting { warn("gesturectl: \(error); retrying"); saidWaiting = true }
+            if !saidWaiting {
+                warn("gesturectl: \(error); retrying")
+                saidWaiting = true
+            }
             backOff()
             return
         }
@@ -151,7 +158,10 @@ public final class ActionsService {
         switch v["type"]?.string {
         case "hello":
             guard v["protocol"] == .number(Double(socketProtocolVersion)) else {
-                throw Fatal(description: "gesturectl: the daemon speaks protocol \(v["protocol"]?.json ?? "?"); this gesturectl speaks \(socketProtocolVersion)")
+                throw Fatal(
+                    description:
+                        "gesturectl: the daemon speaks protocol \(v["protocol"]?.json ?? "?"); this gesturectl speaks \(socketProtocolVersion)"
+                )
             }
             if everConnected || saidWaiting { warn("gesturectl: connected to \(socketPath)") }
             greeted = true
@@ -172,7 +182,9 @@ public final class ActionsService {
         case "subscribed":
             if case .array(let unknown)? = v["unknown_names"], !unknown.isEmpty {
                 let names = unknown.compactMap(\.string).map { sanitizedForLog($0, maxCharacters: 64) }
-                warn("gesturectl: \(path): no recognizer is named \(names.joined(separator: ", ")) (yet); see gesturectl status")
+                warn(
+                    "gesturectl: \(path): no recognizer is named \(names.joined(separator: ", ")) (yet); see gesturectl status"
+                )
             }
         default:
             break  // replies we do not ask for, and newer message types, as PROTOCOL.md asks
@@ -208,8 +220,9 @@ public final class ActionsService {
         let matched = actions.actions(for: v)
         guard !matched.isEmpty else { return }
         let event = "\(sanitizedForLog(v["name"]?.string ?? "?", maxCharacters: 64)) \(v["state"]?.string ?? "?")"
-        runner.run(matched.map { ActionRunner.Command(exec: $0.exec, label: "\(actions.file):\($0.line)") },
-                   eventLine: line, environment: EventEnvironment.variables(for: v), event: event)
+        runner.run(
+            matched.map { ActionRunner.Command(exec: $0.exec, label: "\(actions.file):\($0.line)") },
+            eventLine: line, environment: EventEnvironment.variables(for: v), event: event)
     }
 
     // MARK: - The file
@@ -224,7 +237,8 @@ public final class ActionsService {
         if let problem = trust.problemWithDirectories(of: path) {
             outcome = .failure(ConfigFile.ConfigFailure(description: problem))
         } else {
-            outcome = ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes, accept: { trust.problem(file: path, $0) })
+            outcome = ConfigFile.read(
+                path: path, limit: ConfigLoader.maxFileBytes, accept: { trust.problem(file: path, $0) })
         }
         // Written to while being read: the write's end brings the next reload.
         if completeVersionOnly, let watcher, !watcher.readWasUndisturbed() { return }
@@ -242,8 +256,9 @@ public final class ActionsService {
             if new.actions.isEmpty && !actions.actions.isEmpty {
                 // What a file emptied or cut short while being written looks like.
                 refusedReloads += 1
-                warn("gesturectl: \(path): no [[action]] tables; not reloaded, the \(count(actions.actions.count)) loaded before stay "
-                     + "(a reload never takes them all away; to run none, stop gesturectl actions)")
+                warn(
+                    "gesturectl: \(path): no [[action]] tables; not reloaded, the \(count(actions.actions.count)) loaded before stay "
+                        + "(a reload never takes them all away; to run none, stop gesturectl actions)")
                 return
             }
             actions = new

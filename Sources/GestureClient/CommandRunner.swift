@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxSystem
 
 /// Runs `/bin/sh -c CMD` per event, at most `maxChildren` at a time, without
@@ -27,7 +27,9 @@ public final class CommandRunner {
     private var warnedDropped = 0
 
     public init(command: String, maxChildren: Int, backlog capacity: Int = 256, warn: @escaping (String) -> Void) {
-        self.command = command; self.maxChildren = maxChildren; self.warn = warn
+        self.command = command
+        self.maxChildren = maxChildren
+        self.warn = warn
         backlog = GestureBacklog(capacity: capacity)
         // A command that exits without reading its stdin must not kill us
         // with SIGPIPE; the children get the default disposition back.
@@ -46,7 +48,10 @@ public final class CommandRunner {
     public func submit(eventLine: String, environment: [(String, String)], gesture: String, state: GestureState) {
         reap()
         if backlog.push((eventLine, environment), gesture: gesture, state: state) != .queued {
-            if let line = dropWarnings.admit("gesturectl: \(backlog.changedDropped - warnedDropped) changed event(s) skipped while \(running.count) commands ran (--max-children \(maxChildren)); began, ended, cancelled and recognized are never skipped", now: Self.now()) {
+            if let line = dropWarnings.admit(
+                "gesturectl: \(backlog.changedDropped - warnedDropped) changed event(s) skipped while \(running.count) commands ran (--max-children \(maxChildren)); began, ended, cancelled and recognized are never skipped",
+                now: Self.now())
+            {
                 warnedDropped = backlog.changedDropped
                 warn(line)
             }
@@ -108,7 +113,8 @@ public final class CommandRunner {
 
     private func startWaiting() {
         while running.count < maxChildren,
-              let e = backlog.next(busy: { g in running.values.contains(g) }) {
+            let e = backlog.next(busy: { g in running.values.contains(g) })
+        {
             if let pid = start(eventLine: e.item.line, environment: e.item.environment) {
                 running[pid] = e.gesture
             }

@@ -1,6 +1,6 @@
-import Glibc
 import GestureCore
 import GestureProtocol
+import Glibc
 import LinuxSystem
 
 /// A client's connection to gestured's socket (blocking connect, then lines
@@ -36,7 +36,8 @@ public final class DaemonConnection {
             let why: String
             switch e {
             case EACCES:
-                why = "\(path): permission denied. The socket is for members of the group '\(DaemonSocket.defaultGroup)': sudo usermod -aG \(DaemonSocket.defaultGroup) $USER, then log in again"
+                why =
+                    "\(path): permission denied. The socket is for members of the group '\(DaemonSocket.defaultGroup)': sudo usermod -aG \(DaemonSocket.defaultGroup) $USER, then log in again"
             case ENOENT:
                 why = "\(path) does not exist: is gestured running? (systemctl enable --now gestured.socket)"
             case ECONNREFUSED:
@@ -59,7 +60,9 @@ public final class DaemonConnection {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { b in
-                try? retryingOnInterrupt { Glibc.send(fd, b.baseAddress! + offset, b.count - offset, Int32(MSG_NOSIGNAL)) }
+                try? retryingOnInterrupt {
+                    Glibc.send(fd, b.baseAddress! + offset, b.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
             guard let sent else { return false }
             offset += sent
@@ -75,7 +78,9 @@ public final class DaemonConnection {
     /// Reads the daemon's `hello`, sends one request (a JSON object without its
     /// newline) and returns `hello` and the reply: the next line, as a client
     /// that has not subscribed gets no events.
-    public func request(_ line: String, timeoutMS: Int32 = 5000) throws(RequestFailure) -> (hello: JSONValue, reply: JSONValue) {
+    public func request(_ line: String, timeoutMS: Int32 = 5000) throws(RequestFailure) -> (
+        hello: JSONValue, reply: JSONValue
+    ) {
         func next() throws(RequestFailure) -> JSONValue {
             switch readLine(timeoutMS: timeoutMS) {
             case .line(let l):
@@ -89,9 +94,12 @@ public final class DaemonConnection {
         }
         let hello = try next()
         if hello["type"] == .string("error") {
-            throw RequestFailure(description: "gestured refused the connection: \(hello["message"]?.string ?? "no reason given")")
+            throw RequestFailure(
+                description: "gestured refused the connection: \(hello["message"]?.string ?? "no reason given")")
         }
-        guard send(line) else { throw RequestFailure(description: "cannot send the request: \(String(cString: strerror(errno)))") }
+        guard send(line) else {
+            throw RequestFailure(description: "cannot send the request: \(String(cString: strerror(errno)))")
+        }
         return (hello, try next())
     }
 
@@ -123,7 +131,10 @@ public final class DaemonConnection {
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, timeoutMS)
-            if r < 0 { if errno == EINTR { return .timedOut }; return .closed }
+            if r < 0 {
+                if errno == EINTR { return .timedOut }
+                return .closed
+            }
             if r == 0 { return .timedOut }
             switch Result(catching: { () throws(Errno) in try FileDescriptor(rawValue: fd).read(into: chunk) }) {
             case .success(let n) where n > 0: buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))

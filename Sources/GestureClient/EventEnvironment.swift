@@ -1,4 +1,5 @@
 import GestureProtocol
+
 /// The environment an `--exec` command gets for one event: GESTURE_NAME, _KIND,
 /// _STATE, _TIME, _DEVICE, _FINGERS, _X_MM, _Y_MM (location_mm), _X, _Y
 /// (location, 0…1), and every other field of the event upper-cased:
@@ -15,9 +16,11 @@ public enum EventEnvironment {
         for (key, value) in fields where key != "type" && isVariableKey(key) {
             switch (key, value) {
             case ("location_mm", .array(let xy)) where xy.count == 2:
-                out.append(("GESTURE_X_MM", text(xy[0]))); out.append(("GESTURE_Y_MM", text(xy[1])))
+                out.append(("GESTURE_X_MM", text(xy[0])))
+                out.append(("GESTURE_Y_MM", text(xy[1])))
             case ("location", .array(let xy)) where xy.count == 2:
-                out.append(("GESTURE_X", text(xy[0]))); out.append(("GESTURE_Y", text(xy[1])))
+                out.append(("GESTURE_X", text(xy[0])))
+                out.append(("GESTURE_Y", text(xy[1])))
             case (_, .array(let xy)) where xy.count == 2:
                 let (stem, unit) = splitUnit(key)
                 out.append(("GESTURE_\(stem)_X\(unit)", text(xy[0])))
@@ -33,10 +36,11 @@ public enum EventEnvironment {
 
     /// Whether an event field's key may name a variable: `[a-z0-9_]+`.
     static func isVariableKey(_ key: String) -> Bool {
-        !key.isEmpty && key.utf8.allSatisfy { b in
-            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                || b == UInt8(ascii: "_")
-        }
+        !key.isEmpty
+            && key.utf8.allSatisfy { b in
+                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || b == UInt8(ascii: "_")
+            }
     }
 
     static func text(_ v: JSONValue) -> String {

@@ -19,11 +19,15 @@ enum ShellCommand {
     /// session (and process group) of its own, as `setsid` would start it:
     /// no controlling terminal, and signals sent to ours (Ctrl-C, a stop) do
     /// not reach it.
-    static func spawn(_ command: String, input: String?, environment extra: [(String, String)],
-                      newSession: Bool) -> Result<pid_t, Failure> {
+    static func spawn(
+        _ command: String, input: String?, environment extra: [(String, String)],
+        newSession: Bool
+    ) -> Result<pid_t, Failure> {
         var fds: [Int32] = [-1, -1]
         if input != nil {
-            guard pipe(&fds) == 0 else { return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))")) }
+            guard pipe(&fds) == 0 else {
+                return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))"))
+            }
             // Close-on-exec on both: the dup2 to stdin is what the child keeps.
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }

@@ -21,7 +21,10 @@ public struct ActionsFile: Sendable, Equatable {
         /// The line of the action's `[[action]]` header, for messages.
         public var line: Int
 
-        public init(exec: String, line: Int) { self.exec = exec; self.line = line }
+        public init(exec: String, line: Int) {
+            self.exec = exec
+            self.line = line
+        }
     }
 
     public var actions: [Action]
@@ -33,7 +36,9 @@ public struct ActionsFile: Sendable, Equatable {
     public var warnings: [String] = []
 
     public init(actions: [Action], maxRunning: Int? = nil, file: String) {
-        self.actions = actions; self.maxRunning = maxRunning; self.file = file
+        self.actions = actions
+        self.maxRunning = maxRunning
+        self.file = file
     }
 
     /// Commands running at once when neither the file nor the command line says.

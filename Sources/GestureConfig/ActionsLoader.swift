@@ -30,7 +30,8 @@ public enum ActionsLoader {
         ConfigLoader.parseChecked(bytes, file: file, what: "an actions file").flatMap { root in
             var reader = ActionsReader(file: file)
             let result = reader.read(root)
-            return reader.problems.errors.isEmpty ? .success(result) : .failure(ConfigLoader.sorted(reader.problems.errors))
+            return reader.problems.errors.isEmpty
+                ? .success(result) : .failure(ConfigLoader.sorted(reader.problems.errors))
         }
     }
 }
@@ -53,15 +54,18 @@ private struct ActionsReader {
                 if n > 0 { out.maxRunning = n }  // 0: refused (the range starts at 1)
             case "action":
                 guard let list = member.node.array, list.allSatisfy({ $0.table != nil }) else {
-                    problems.error("action", "expected [[action]] tables (two brackets), got \(member.node.typeName)", at: member.keyPosition)
+                    problems.error(
+                        "action", "expected [[action]] tables (two brackets), got \(member.node.typeName)",
+                        at: member.keyPosition)
                     continue
                 }
                 for (i, node) in list.enumerated() {
                     if let a = readAction(node.table!, path: "action.\(i)", at: node.position) { out.actions.append(a) }
                 }
             default:
-                problems.error(tomlKey(member.key), "unknown key; an actions file holds max_running and [[action]] tables",
-                               at: member.keyPosition)
+                problems.error(
+                    tomlKey(member.key), "unknown key; an actions file holds max_running and [[action]] tables",
+                    at: member.keyPosition)
             }
         }
         if out.actions.isEmpty && problems.errors.isEmpty {
@@ -80,7 +84,8 @@ private struct ActionsReader {
             case "exec":
                 let v = r.value("exec")!
                 guard let s = v.string else {
-                    r.fail("exec", "expected the command as a string, got \(v.described)", at: v, &problems); continue
+                    r.fail("exec", "expected the command as a string, got \(v.described)", at: v, &problems)
+                    continue
                 }
                 if s.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
                     r.fail("exec", "an empty command; write the command to run through /bin/sh -c", at: v, &problems)
@@ -101,28 +106,32 @@ private struct ActionsReader {
             case "state":
                 let known = ActionsFile.states.map(\.rawValue)
                 action.states = r.stringList("state", what: "states", &problems) {
-                    known.contains($0) ? nil : "unknown state '\($0)'; expected one of: \(known.joined(separator: ", "))"
+                    known.contains($0)
+                        ? nil : "unknown state '\($0)'; expected one of: \(known.joined(separator: ", "))"
                 }.compactMap(GestureState.init(rawValue:))
             case "direction":
                 let known = ActionsFile.directions
                 action.directions = r.stringList("direction", what: "directions", &problems) {
-                    known.contains($0) ? nil : "unknown direction '\($0)'; expected one of: \(known.joined(separator: ", "))"
+                    known.contains($0)
+                        ? nil : "unknown direction '\($0)'; expected one of: \(known.joined(separator: ", "))"
                 }
             case "edge":
                 let known = ActionsFile.edges
                 action.edges = r.stringList("edge", what: "edges", &problems) { edge in
                     if known.contains(edge) { return nil }
                     if edge == Edge.none.rawValue {
-                        return "events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name"
+                        return
+                            "events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name"
                     }
                     return "unknown edge '\(edge)'; expected one of: \(known.joined(separator: ", "))"
                 }
             case "fingers":
                 action.fingers = r.integerList("fingers", range: 1...10, &problems)
             default:
-                problems.error("\(path).\(tomlKey(m.key))",
-                               "unknown key for an [[action]]; known keys: \(ActionsLoader.actionKeys.joined(separator: ", "))",
-                               at: m.keyPosition)
+                problems.error(
+                    "\(path).\(tomlKey(m.key))",
+                    "unknown key for an [[action]]; known keys: \(ActionsLoader.actionKeys.joined(separator: ", "))",
+                    at: m.keyPosition)
             }
         }
         if exec == nil && t["exec"] == nil {

@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxSystem
 
 /// Where the daemon's configuration comes from, and loading it (at start and
@@ -37,13 +37,17 @@ public enum ConfigFile {
     /// says 0) is an error.
     /// `accept` looks at the status of what was opened and returns what is
     /// wrong with it (nil: nothing), before a byte is read.
-    public static func read(path: String, limit: Int,
-                            accept: (stat) -> String? = { _ in nil }) -> Result<[UInt8], ConfigFailure> {
+    public static func read(
+        path: String, limit: Int,
+        accept: (stat) -> String? = { _ in nil }
+    ) -> Result<[UInt8], ConfigFailure> {
         func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
             .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
         }
         func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
-            .failure(ConfigFailure(description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
+            .failure(
+                ConfigFailure(
+                    description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
         }
         // O_NONBLOCK: opening a FIFO with no writer must not hang; what was
         // opened is then checked by its descriptor, not by the name again.
@@ -53,7 +57,8 @@ public enum ConfigFile {
         var st = stat()
         if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }
         if let kind = notRegular(st.st_mode) {
-            return .failure(ConfigFailure(description: "\(path): is \(kind), not a regular file; only a regular file is read"))
+            return .failure(
+                ConfigFailure(description: "\(path): is \(kind), not a regular file; only a regular file is read"))
         }
         if let problem = accept(st) { return .failure(ConfigFailure(description: problem)) }
         if Int(st.st_size) > limit { return tooBig("\(st.st_size) bytes") }

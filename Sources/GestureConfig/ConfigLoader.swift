@@ -8,7 +8,10 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
 
     public init(file: String, line: Int, key: String, message: String) {
-        self.file = file; self.line = line; self.key = key; self.message = message
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
     }
     public var description: String {
         key.isEmpty ? "\(file):\(line): \(message)" : "\(file):\(line): \(key): \(message)"
@@ -68,7 +71,9 @@ public enum ConfigLoader {
     /// What every TOML file of gestured's passes before it is read: at most 1 MiB,
     /// UTF-8 without NUL, nesting within bounds, then toml++'s syntax check.
     /// `what` names the file in the size message ("a config", "an actions file").
-    static func parseChecked(_ bytes: UnsafeRawBufferPointer, file: String, what: String) -> Result<TomlTable, ConfigErrors> {
+    static func parseChecked(_ bytes: UnsafeRawBufferPointer, file: String, what: String) -> Result<
+        TomlTable, ConfigErrors
+    > {
         func fail(_ line: Int, _ message: String) -> Result<TomlTable, ConfigErrors> {
             .failure(ConfigErrors(errors: [ConfigError(file: file, line: line, key: "", message: message)]))
         }
@@ -95,7 +100,10 @@ public enum ConfigLoader {
 
 /// What must hold of the bytes before they are parsed as TOML.
 enum TextCheck {
-    struct Problem { var line: Int; var message: String }
+    struct Problem {
+        var line: Int
+        var message: String
+    }
 
     /// The first NUL byte or invalid UTF-8 sequence, with its line and column.
     static func firstProblem(in bytes: UnsafeRawBufferPointer) -> Problem? {
@@ -105,12 +113,23 @@ enum TextCheck {
         while i < n {
             let b = bytes[i]
             if b == 0 {
-                return Problem(line: line, message: "NUL byte at column \(column): a config is text, and nothing after a NUL may be ignored")
+                return Problem(
+                    line: line,
+                    message: "NUL byte at column \(column): a config is text, and nothing after a NUL may be ignored")
             }
-            if b == 0x0a { line += 1; column = 1; i += 1; continue }
+            if b == 0x0a {
+                line += 1
+                column = 1
+                i += 1
+                continue
+            }
             let width = utf8Width(bytes, i)
             if width == 0 {
-                return Problem(line: line, message: "invalid UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true)) at column \(column)); save the file as UTF-8")
+                return Problem(
+                    line: line,
+                    message:
+                        "invalid UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true)) at column \(column)); save the file as UTF-8"
+                )
             }
             i += width
             column += 1
@@ -138,7 +157,8 @@ enum TextCheck {
         let n = bytes.count
         func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
         func isRun(_ c: UInt8) -> Bool {
-            isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d || c == 0x2b || c == 0x2e || c == 0x3a
+            isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d || c == 0x2b
+                || c == 0x2e || c == 0x3a
         }
         func quotes(_ i: Int, _ q: UInt8) -> Int {
             var k = 0
@@ -146,19 +166,26 @@ enum TextCheck {
             return k
         }
         func tooMany() -> Problem {
-            Problem(line: line, message: "more than \(maxKeyDotsPerLine) dotted key parts on one line: tables nested too deep")
+            Problem(
+                line: line,
+                message: "more than \(maxKeyDotsPerLine) dotted key parts on one line: tables nested too deep")
         }
         var i = 0
         while i < n {
             let c = bytes[i]
-            if c == 0x0a { line += 1; dots = 0 }
+            if c == 0x0a {
+                line += 1
+                dots = 0
+            }
             switch state {
             case .normal:
                 if isRun(c) {
                     if c == 0x2e {
                         let between = i > 0 && isDigit(bytes[i - 1]) && i + 1 < n && isDigit(bytes[i + 1])
                         runDots += 1
-                        if runDots == 1 && between { runNumeric = true } else {
+                        if runDots == 1 && between {
+                            runNumeric = true
+                        } else {
                             dots += runNumeric ? 2 : 1
                             runNumeric = false
                         }
@@ -167,44 +194,68 @@ enum TextCheck {
                     i += 1
                     continue
                 }
-                runDots = 0; runNumeric = false
+                runDots = 0
+                runNumeric = false
                 switch c {
                 case 0x23: state = .comment
                 case 0x5b, 0x7b:
                     depth += 1
                     if depth > maxBracketDepth {
-                        return Problem(line: line, message: "brackets or braces nested more than \(maxBracketDepth) deep")
+                        return Problem(
+                            line: line, message: "brackets or braces nested more than \(maxBracketDepth) deep")
                     }
                 case 0x5d, 0x7d: depth = max(0, depth - 1)
                 case 0x22:
-                    if quotes(i, 0x22) >= 3 { state = .multiBasic; i += 3; continue }
+                    if quotes(i, 0x22) >= 3 {
+                        state = .multiBasic
+                        i += 3
+                        continue
+                    }
                     state = .basic
                 case 0x27:
-                    if quotes(i, 0x27) >= 3 { state = .multiLiteral; i += 3; continue }
+                    if quotes(i, 0x27) >= 3 {
+                        state = .multiLiteral
+                        i += 3
+                        continue
+                    }
                     state = .literal
                 default: break
                 }
             case .comment:
                 if c == 0x0a { state = .normal }
             case .basic:
-                if c == 0x5c { i += 2; continue }
+                if c == 0x5c {
+                    i += 2
+                    continue
+                }
                 if c == 0x22 || c == 0x0a { state = .normal }
             case .literal:
                 if c == 0x27 || c == 0x0a { state = .normal }
             case .multiBasic:
                 if c == 0x5c {
-                    if i + 1 < n && bytes[i + 1] == 0x0a { line += 1; dots = 0 }
+                    if i + 1 < n && bytes[i + 1] == 0x0a {
+                        line += 1
+                        dots = 0
+                    }
                     i += 2
                     continue
                 }
                 // A closing """ may be preceded by one or two quotes that belong to the string.
                 let k = quotes(i, 0x22)
-                if k >= 3 { state = .normal; i += k; continue }
+                if k >= 3 {
+                    state = .normal
+                    i += k
+                    continue
+                }
                 i += max(k, 1)
                 continue
             case .multiLiteral:
                 let k = quotes(i, 0x27)
-                if k >= 3 { state = .normal; i += k; continue }
+                if k >= 3 {
+                    state = .normal
+                    i += k
+                    continue
+                }
                 i += max(k, 1)
                 continue
             }
@@ -257,22 +308,29 @@ private struct Context {
             case "recognizer":
                 sawRecognizerSection = true
                 guard let t = member.node.table else {
-                    error(key, "expected tables [recognizer.NAME], got \(member.node.typeName)", at: member.keyPosition); continue
+                    error(key, "expected tables [recognizer.NAME], got \(member.node.typeName)", at: member.keyPosition)
+                    continue
                 }
                 for m in t.members {
                     let base = "recognizer.\(tomlKey(m.key))"
                     positions[base] = m.keyPosition
                     guard let rt = m.node.table else {
-                        error(base, "expected a table [\(base)] with a kind, got \(m.node.described)", at: m.keyPosition); continue
+                        error(
+                            base, "expected a table [\(base)] with a kind, got \(m.node.described)", at: m.keyPosition)
+                        continue
                     }
                     if let r = readRecognizer(name: m.key, base: base, at: m.keyPosition, rt) { recognizers.append(r) }
                 }
             case "device":
                 guard let arr = member.node.array else {
-                    error(key, "expected [[device]] entries, got \(member.node.typeName)", at: member.keyPosition); continue
+                    error(key, "expected [[device]] entries, got \(member.node.typeName)", at: member.keyPosition)
+                    continue
                 }
                 for (i, v) in arr.enumerated() {
-                    guard let dt = v.table else { error("device.\(i)", "expected a table, got \(v.described)", at: v.position); continue }
+                    guard let dt = v.table else {
+                        error("device.\(i)", "expected a table, got \(v.described)", at: v.position)
+                        continue
+                    }
                     if let d = readDevice(index: i, at: v.position, dt) { devices.append(d) }
                 }
             default:
@@ -287,7 +345,9 @@ private struct Context {
         }
         if recognizers.isEmpty && problems.errors.isEmpty {
             let what = sawRecognizerSection ? "no recognizers" : "no [recognizer.NAME] tables"
-            warnings.append("\(file):1: \(what): no gesture will be recognized (the built-in recognizers apply only when there is no config file)")
+            warnings.append(
+                "\(file):1: \(what): no gesture will be recognized (the built-in recognizers apply only when there is no config file)"
+            )
         }
         return config
     }
@@ -299,7 +359,9 @@ private struct Context {
         return problem == nil
     }
 
-    mutating func readRecognizer(name: String, base: String, at position: SourcePosition, _ t: TomlTable) -> RecognizerConfig? {
+    mutating func readRecognizer(name: String, base: String, at position: SourcePosition, _ t: TomlTable)
+        -> RecognizerConfig?
+    {
         var r = TableReader(table: t, path: base, position: position)
         defer { for (k, p) in r.positions { positions[k] = p } }
         let nameOK = checkName(name, base: base, at: position)
@@ -324,8 +386,10 @@ private struct Context {
             func show(_ key: String, _ v: Double, _ written: Bool) -> String {
                 "\(key) = \(formatBound(v))\(written ? "" : " (the default)")"
             }
-            error("\(base).\(key)", "\(show(b.lowerKey, b.lower, lowerWritten)) is above \(show(b.upperKey, b.upper, upperWritten)); no \(kind.rawValue) could ever be recognized",
-                  at: r.position(of: key))
+            error(
+                "\(base).\(key)",
+                "\(show(b.lowerKey, b.lower, lowerWritten)) is above \(show(b.upperKey, b.upper, upperWritten)); no \(kind.rawValue) could ever be recognized",
+                at: r.position(of: key))
         }
         var config = RecognizerConfig(name: name, parameters: params)
         r.names("requires_failure_of", &config.requiresFailureOf, &problems)
@@ -336,13 +400,18 @@ private struct Context {
         var profiles: [(String, SourcePosition)] = []
         if r.strings("profiles", &profiles, &problems) {
             if profiles.isEmpty {
-                error("\(base).profiles", "an empty list puts the recognizer in no profile, so it would never take part; list its profiles, or leave the key out for [\"\(Profiles.defaultName)\"]",
-                      at: r.position(of: "profiles"))
+                error(
+                    "\(base).profiles",
+                    "an empty list puts the recognizer in no profile, so it would never take part; list its profiles, or leave the key out for [\"\(Profiles.defaultName)\"]",
+                    at: r.position(of: "profiles"))
             }
             var names: [String] = []
             for (p, at) in profiles {
-                if let problem = Profiles.nameProblem(p) { error("\(base).profiles", problem, at: at) }
-                else if !names.contains(p) { names.append(p) }
+                if let problem = Profiles.nameProblem(p) {
+                    error("\(base).profiles", problem, at: at)
+                } else if !names.contains(p) {
+                    names.append(p)
+                }
             }
             if !names.isEmpty { config.filter.profiles = names }
         }
@@ -351,7 +420,9 @@ private struct Context {
             if region[0] < region[2] && region[1] < region[3] && region.allSatisfy({ (0...1).contains($0) }) {
                 config.filter.region = Box(minX: region[0], minY: region[1], maxX: region[2], maxY: region[3])
             } else {
-                error("\(base).region", "expected [x0, y0, x1, y1] within 0…1 with x0 < x1 and y0 < y1", at: r.position(of: "region"))
+                error(
+                    "\(base).region", "expected [x0, y0, x1, y1] within 0…1 with x0 < x1 and y0 < y1",
+                    at: r.position(of: "region"))
             }
         }
         config.filter.edge = readEdge(base: base, &r)
@@ -385,24 +456,35 @@ private struct Context {
         }
         let known = Edge.allCases.map(\.rawValue).joined(separator: ", ")
         guard let edge = Edge(rawValue: name) else {
-            error("\(base).edge", "unknown edge \(tomlQuoted(name)); expected one of: \(known)", at: r.position(of: "edge"))
+            error(
+                "\(base).edge", "unknown edge \(tomlQuoted(name)); expected one of: \(known)",
+                at: r.position(of: "edge"))
             return nil
         }
         var filter = EdgeFilter(edge: edge, marginMM: margin)
         if atGiven {
-            if let at = EdgeFilter.At(rawValue: atName) { filter.at = at }
-            else { error("\(base).edge_at", "expected \"start\" or \"start_or_end\", got \(tomlQuoted(atName))", at: r.position(of: "edge_at")) }
+            if let at = EdgeFilter.At(rawValue: atName) {
+                filter.at = at
+            } else {
+                error(
+                    "\(base).edge_at", "expected \"start\" or \"start_or_end\", got \(tomlQuoted(atName))",
+                    at: r.position(of: "edge_at"))
+            }
         }
         if rangeGiven {
             if range[0] < range[1] && range.allSatisfy({ (0...1).contains($0) }) {
                 switch edge {
                 case .left, .right, .top, .bottom: filter.range = range[0]...range[1]
                 case .topLeft, .topRight, .bottomLeft, .bottomRight, .none:
-                    error("\(base).edge_range", "edge_range applies to the left, right, top and bottom edges, not to \(tomlQuoted(name))",
-                          at: r.position(of: "edge_range"))
+                    error(
+                        "\(base).edge_range",
+                        "edge_range applies to the left, right, top and bottom edges, not to \(tomlQuoted(name))",
+                        at: r.position(of: "edge_range"))
                 }
             } else {
-                error("\(base).edge_range", "expected [from, to] within 0…1 with from < to", at: r.position(of: "edge_range"))
+                error(
+                    "\(base).edge_range", "expected [from, to] within 0…1 with from < to",
+                    at: r.position(of: "edge_range"))
             }
         }
         return filter
@@ -414,31 +496,49 @@ private struct Context {
         var match = DeviceMatch()
         var s = ""
         if r.stringValue("match", &s, &problems) {
-            if s.isEmpty { error("\(base).match", "an empty match would match every device", at: r.position(of: "match")) }
-            else { match.name = s }
+            if s.isEmpty {
+                error("\(base).match", "an empty match would match every device", at: r.position(of: "match"))
+            } else {
+                match.name = s
+            }
         }
         if r.stringValue("vendor_product", &s, &problems) {
             let parts = s.split(separator: ":", omittingEmptySubsequences: false)
             if parts.count == 2, parts.allSatisfy({ $0.utf8.count == 4 && UInt16($0, radix: 16) != nil }) {
                 match.vendorProduct = s.lowercased()
             } else {
-                error("\(base).vendor_product", "expected \"vvvv:pppp\" in hex, got \(tomlQuoted(s))", at: r.position(of: "vendor_product"))
+                error(
+                    "\(base).vendor_product", "expected \"vvvv:pppp\" in hex, got \(tomlQuoted(s))",
+                    at: r.position(of: "vendor_product"))
             }
         }
         if r.stringValue("syspath", &s, &problems) {
-            if s.isEmpty { error("\(base).syspath", "expected a /sys/devices/… path, got an empty string", at: r.position(of: "syspath")) }
-            else { match.syspath = s }
+            if s.isEmpty {
+                error(
+                    "\(base).syspath", "expected a /sys/devices/… path, got an empty string",
+                    at: r.position(of: "syspath"))
+            } else {
+                match.syspath = s
+            }
         }
         var rule = DeviceRule(match: match)
         var size: [Double] = []
         if r.doubles("size_mm", &size, count: 2, &problems) {
-            if size.allSatisfy({ $0 > 0 && $0 < 5000 }) { rule.sizeMM = Point(x: size[0], y: size[1]) }
-            else { error("\(base).size_mm", "expected [width, height] in mm, both > 0 and < 5000", at: r.position(of: "size_mm")) }
+            if size.allSatisfy({ $0 > 0 && $0 < 5000 }) {
+                rule.sizeMM = Point(x: size[0], y: size[1])
+            } else {
+                error(
+                    "\(base).size_mm", "expected [width, height] in mm, both > 0 and < 5000",
+                    at: r.position(of: "size_mm"))
+            }
         }
         var rotation = 0
         r.int("rotation", &rotation, 0...270, &problems)
-        if let rot = Rotation(rawValue: rotation) { rule.rotation = rot }
-        else { error("\(base).rotation", "expected 0, 90, 180 or 270, got \(rotation)", at: r.position(of: "rotation")) }
+        if let rot = Rotation(rawValue: rotation) {
+            rule.rotation = rot
+        } else {
+            error("\(base).rotation", "expected 0, 90, 180 or 270, got \(rotation)", at: r.position(of: "rotation"))
+        }
         var use = true
         if r.bool("use", &use, &problems) { rule.use = use }
         r.rejectUnknown(&problems, what: "a [[device]] entry")
@@ -480,8 +580,11 @@ private struct KeyReader: ParameterTableVisitor {
                 set(&p, word)
             } else {
                 let quoted = words.map { tomlQuoted($0) }
-                let expected = quoted.count < 2 ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-                problems.error(table.fullPath(key), "expected \(expected), got \(tomlQuoted(word))", at: table.position(of: key))
+                let expected =
+                    quoted.count < 2
+                    ? quoted.joined() : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+                problems.error(
+                    table.fullPath(key), "expected \(expected), got \(tomlQuoted(word))", at: table.position(of: key))
             }
             return true
         case .choices(let words, let item, _, let set):
@@ -489,14 +592,18 @@ private struct KeyReader: ParameterTableVisitor {
             guard table.strings(key, &list, &problems) else { return false }
             let known = words.joined(separator: ", ")
             if list.isEmpty {
-                problems.error(table.fullPath(key),
-                               "an empty list would recognize no \(kind.rawValue); list some of \(known), or leave the key out for all of them",
-                               at: table.position(of: key))
+                problems.error(
+                    table.fullPath(key),
+                    "an empty list would recognize no \(kind.rawValue); list some of \(known), or leave the key out for all of them",
+                    at: table.position(of: key))
             }
             var valid: [String] = []
             for (word, at) in list {
-                if words.contains(word) { valid.append(word) }
-                else { problems.error(table.fullPath(key), "unknown \(item) '\(word)'; expected \(known)", at: at) }
+                if words.contains(word) {
+                    valid.append(word)
+                } else {
+                    problems.error(table.fullPath(key), "unknown \(item) '\(word)'; expected \(known)", at: at)
+                }
             }
             if !valid.isEmpty { set(&p, valid) }
             return true

@@ -28,7 +28,9 @@ struct TableReader {
     var positions: [String: SourcePosition] = [:]
 
     init(table: TomlTable, path: String, position: SourcePosition) {
-        self.table = table; self.path = path; self.tablePosition = position
+        self.table = table
+        self.path = path
+        self.tablePosition = position
     }
 
     /// A key's full path, as errors name it (a key of the file's root table is its own path).
@@ -48,12 +50,17 @@ struct TableReader {
     /// Reports a problem with `key`'s value or one of its items: at the key when
     /// the node is on the key's line, else at the node.
     func fail(_ key: String, _ message: String, at node: TomlNode, _ problems: inout ConfigProblems) {
-        problems.error(fullPath(key), message, at: node.position.line == position(of: key).line ? position(of: key) : node.position)
+        problems.error(
+            fullPath(key), message, at: node.position.line == position(of: key).line ? position(of: key) : node.position
+        )
     }
 
     mutating func string(_ key: String, _ problems: inout ConfigProblems) -> String? {
         guard let v = value(key) else { return nil }
-        guard let s = v.string else { fail(key, "expected a string, got \(v.described)", at: v, &problems); return nil }
+        guard let s = v.string else {
+            fail(key, "expected a string, got \(v.described)", at: v, &problems)
+            return nil
+        }
         return s
     }
 
@@ -66,28 +73,47 @@ struct TableReader {
 
     /// True when the key is there as an integer, in range or not.
     @discardableResult
-    mutating func int(_ key: String, _ out: inout Int, _ range: ClosedRange<Int>, _ problems: inout ConfigProblems) -> Bool {
+    mutating func int(_ key: String, _ out: inout Int, _ range: ClosedRange<Int>, _ problems: inout ConfigProblems)
+        -> Bool
+    {
         guard let v = value(key) else { return false }
         let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
-        guard let i = v.int else { fail(key, "\(expected), got \(v.described)", at: v, &problems); return false }
-        guard range.contains(i) else { fail(key, "\(expected), got \(i)", at: v, &problems); return true }
+        guard let i = v.int else {
+            fail(key, "\(expected), got \(v.described)", at: v, &problems)
+            return false
+        }
+        guard range.contains(i) else {
+            fail(key, "\(expected), got \(i)", at: v, &problems)
+            return true
+        }
         out = i
         return true
     }
 
     /// True when the key is there as a number, in range or not.
     @discardableResult
-    mutating func double(_ key: String, _ out: inout Double, _ range: ClosedRange<Double>, _ problems: inout ConfigProblems) -> Bool {
+    mutating func double(
+        _ key: String, _ out: inout Double, _ range: ClosedRange<Double>, _ problems: inout ConfigProblems
+    ) -> Bool {
         guard let v = value(key) else { return false }
-        let expected = "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2))"
-        guard let d = v.number else { fail(key, "\(expected), got \(v.described)", at: v, &problems); return false }
-        guard range.contains(d) else { fail(key, "\(expected), got \(formatBound(d))", at: v, &problems); return true }
+        let expected =
+            "expected a number from \(formatFixed(range.lowerBound, decimals: 2)) to \(formatFixed(range.upperBound, decimals: 2))"
+        guard let d = v.number else {
+            fail(key, "\(expected), got \(v.described)", at: v, &problems)
+            return false
+        }
+        guard range.contains(d) else {
+            fail(key, "\(expected), got \(formatBound(d))", at: v, &problems)
+            return true
+        }
         out = d
         return true
     }
 
     @discardableResult
-    mutating func millis(_ key: String, _ out: inout Millis, _ range: ClosedRange<Double>, _ problems: inout ConfigProblems) -> Bool {
+    mutating func millis(
+        _ key: String, _ out: inout Millis, _ range: ClosedRange<Double>, _ problems: inout ConfigProblems
+    ) -> Bool {
         var d = out.value
         let given = double(key, &d, range, &problems)
         out = Millis(d)
@@ -97,20 +123,34 @@ struct TableReader {
     @discardableResult
     mutating func bool(_ key: String, _ out: inout Bool, _ problems: inout ConfigProblems) -> Bool {
         guard let v = value(key) else { return false }
-        guard let b = v.bool else { fail(key, "expected true or false, got \(v.described)", at: v, &problems); return false }
+        guard let b = v.bool else {
+            fail(key, "expected true or false, got \(v.described)", at: v, &problems)
+            return false
+        }
         out = b
         return true
     }
 
     /// A string or a list of strings, each with where it is written. False when
     /// the key is absent or wrong.
-    mutating func strings(_ key: String, _ out: inout [(String, SourcePosition)], _ problems: inout ConfigProblems) -> Bool {
+    mutating func strings(_ key: String, _ out: inout [(String, SourcePosition)], _ problems: inout ConfigProblems)
+        -> Bool
+    {
         guard let v = value(key) else { return false }
-        if let s = v.string { out = [(s, position(of: key))]; return true }
-        guard let arr = v.array else { fail(key, "expected a list of names, got \(v.described)", at: v, &problems); return false }
+        if let s = v.string {
+            out = [(s, position(of: key))]
+            return true
+        }
+        guard let arr = v.array else {
+            fail(key, "expected a list of names, got \(v.described)", at: v, &problems)
+            return false
+        }
         var list: [(String, SourcePosition)] = []
         for item in arr {
-            guard let s = item.string else { fail(key, "expected a list of names, found \(item.described)", at: item, &problems); return false }
+            guard let s = item.string else {
+                fail(key, "expected a list of names, found \(item.described)", at: item, &problems)
+                return false
+            }
             list.append((s, item.position))
         }
         out = list
@@ -130,15 +170,22 @@ struct TableReader {
 
     mutating func doubles(_ key: String, _ out: inout [Double], count: Int, _ problems: inout ConfigProblems) -> Bool {
         guard let v = value(key) else { return false }
-        guard let arr = v.array else { fail(key, "expected a list of \(count) numbers, got \(v.described)", at: v, &problems); return false }
+        guard let arr = v.array else {
+            fail(key, "expected a list of \(count) numbers, got \(v.described)", at: v, &problems)
+            return false
+        }
         var list: [Double] = []
         for item in arr {
             guard let d = item.number else {
-                fail(key, "expected a list of \(count) numbers, found \(item.described)", at: item, &problems); return false
+                fail(key, "expected a list of \(count) numbers, found \(item.described)", at: item, &problems)
+                return false
             }
             list.append(d)
         }
-        guard list.count == count else { fail(key, "expected \(count) numbers, got \(list.count)", at: v, &problems); return false }
+        guard list.count == count else {
+            fail(key, "expected \(count) numbers, got \(list.count)", at: v, &problems)
+            return false
+        }
         out = list
         return true
     }
@@ -146,8 +193,10 @@ struct TableReader {
     /// A string or a non-empty list of strings (`what` names them), each
     /// passing `check` (which returns what is wrong, or nil), without repeats.
     /// Empty when anything is wrong or the key is absent.
-    mutating func stringList(_ key: String, what: String, _ problems: inout ConfigProblems,
-                             check: (String) -> String?) -> [String] {
+    mutating func stringList(
+        _ key: String, what: String, _ problems: inout ConfigProblems,
+        check: (String) -> String?
+    ) -> [String] {
         guard let v = value(key) else { return [] }
         let items: [TomlNode]
         if v.string != nil {
@@ -166,9 +215,15 @@ struct TableReader {
         var ok = true
         for item in items {
             guard let s = item.string else {
-                fail(key, "expected a string or a list of \(what), found \(item.described)", at: item, &problems); ok = false; continue
+                fail(key, "expected a string or a list of \(what), found \(item.described)", at: item, &problems)
+                ok = false
+                continue
             }
-            if let problem = check(s) { fail(key, problem, at: item, &problems); ok = false; continue }
+            if let problem = check(s) {
+                fail(key, problem, at: item, &problems)
+                ok = false
+                continue
+            }
             if !out.contains(s) { out.append(s) }
         }
         return ok ? out : []
@@ -188,7 +243,9 @@ struct TableReader {
         var ok = true
         for item in items {
             guard let n = item.int, range.contains(n) else {
-                fail(key, "\(expected), got \(item.described)", at: item, &problems); ok = false; continue
+                fail(key, "\(expected), got \(item.described)", at: item, &problems)
+                ok = false
+                continue
             }
             if !out.contains(n) { out.append(n) }
         }
@@ -200,8 +257,9 @@ struct TableReader {
     func rejectUnknown(_ problems: inout ConfigProblems, what: String, known: [String]? = nil) {
         let known = known ?? used.sorted()
         for m in table.members where !used.contains(m.key) {
-            problems.error(fullPath(tomlKey(m.key)), "unknown key for \(what); known keys: \(known.joined(separator: ", "))",
-                           at: m.keyPosition)
+            problems.error(
+                fullPath(tomlKey(m.key)), "unknown key for \(what); known keys: \(known.joined(separator: ", "))",
+                at: m.keyPosition)
         }
     }
 }

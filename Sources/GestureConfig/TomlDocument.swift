@@ -95,10 +95,13 @@ enum Toml {
         }
         defer { ctoml_free(doc) }
         if let error = doc.pointee.error {
-            return .failure(TomlSyntaxError(position: position(doc.pointee.error_position), message: String(cString: error)))
+            return .failure(
+                TomlSyntaxError(position: position(doc.pointee.error_position), message: String(cString: error)))
         }
         let nodes = UnsafeBufferPointer(start: doc.pointee.nodes, count: doc.pointee.node_count)
-        guard !nodes.isEmpty, case .table(let root) = node(nodes, 0).value else { return .success(TomlTable(members: [])) }
+        guard !nodes.isEmpty, case .table(let root) = node(nodes, 0).value else {
+            return .success(TomlTable(members: []))
+        }
         return .success(root)
     }
 
@@ -119,10 +122,13 @@ enum Toml {
         let value: TomlNode.Value
         switch n.kind {
         case CTOML_TABLE:
-            value = .table(TomlTable(members: children.map { c in
-                TomlMember(key: text(nodes[c].key, nodes[c].key_length), keyPosition: position(nodes[c].key_position),
-                           node: node(nodes, c))
-            }))
+            value = .table(
+                TomlTable(
+                    members: children.map { c in
+                        TomlMember(
+                            key: text(nodes[c].key, nodes[c].key_length), keyPosition: position(nodes[c].key_position),
+                            node: node(nodes, c))
+                    }))
         case CTOML_ARRAY: value = .array(children.map { node(nodes, $0) })
         case CTOML_STRING: value = .string(text(n.string, n.string_length))
         case CTOML_INTEGER: value = .integer(n.integer)
@@ -160,8 +166,10 @@ public func tomlQuoted(_ s: String) -> String {
 
 /// A key as written in a dotted TOML path: bare when it can be, quoted otherwise.
 func tomlKey(_ key: String) -> String {
-    let bare = !key.isEmpty && key.utf8.allSatisfy { c in
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d
-    }
+    let bare =
+        !key.isEmpty
+        && key.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d
+        }
     return bare ? key : tomlQuoted(key)
 }

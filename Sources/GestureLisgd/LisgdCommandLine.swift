@@ -147,10 +147,18 @@ public struct LisgdBinding: Sendable, Equatable {
     /// The `-g` value as given.
     public var text: String
 
-    public init(number: Int, fingers: Int, swipe: LisgdSwipe, edge: LisgdEdge, distance: LisgdDistance,
-                mode: Mode, command: String, text: String) {
-        self.number = number; self.fingers = fingers; self.swipe = swipe; self.edge = edge
-        self.distance = distance; self.mode = mode; self.command = command; self.text = text
+    public init(
+        number: Int, fingers: Int, swipe: LisgdSwipe, edge: LisgdEdge, distance: LisgdDistance,
+        mode: Mode, command: String, text: String
+    ) {
+        self.number = number
+        self.fingers = fingers
+        self.swipe = swipe
+        self.edge = edge
+        self.distance = distance
+        self.mode = mode
+        self.command = command
+        self.text = text
     }
 
     /// `FINGERS,SWIPE,EDGE,DISTANCE[,MODE],COMMAND`. The mode field is there when it
@@ -161,20 +169,25 @@ public struct LisgdBinding: Sendable, Equatable {
     public static func parse(_ text: String, number: Int) throws(LisgdError) -> LisgdBinding {
         let fields = text.split(separator: ",", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
         func bad(_ what: String) -> LisgdError {
-            LisgdError("-g '\(text)' (binding \(number)): \(what); expected FINGERS,SWIPE,EDGE,DISTANCE[,P|R],COMMAND as in '1,LR,L,*,R,notify-send swiped'")
+            LisgdError(
+                "-g '\(text)' (binding \(number)): \(what); expected FINGERS,SWIPE,EDGE,DISTANCE[,P|R],COMMAND as in '1,LR,L,*,R,notify-send swiped'"
+            )
         }
         guard fields.count >= 5 else { throw bad("\(fields.count) field\(fields.count == 1 ? "" : "s")") }
         guard let fingers = Int(fields[0].trimmed), (1...10).contains(fingers) else {
             throw bad("fingers '\(fields[0])' is not a number from 1 to 10")
         }
         guard let swipe = LisgdSwipe(rawValue: fields[1]) else {
-            throw bad("swipe '\(fields[1])' is not one of \(LisgdSwipe.allCases.map(\.rawValue).joined(separator: " "))")
+            throw bad(
+                "swipe '\(fields[1])' is not one of \(LisgdSwipe.allCases.map(\.rawValue).joined(separator: " "))")
         }
         guard let edge = LisgdEdge(rawValue: fields[2]) else {
             throw bad("edge '\(fields[2])' is not one of \(LisgdEdge.allCases.map(\.rawValue).joined(separator: " "))")
         }
         guard let distance = LisgdDistance(rawValue: fields[3]) else {
-            throw bad("distance '\(fields[3])' is not one of \(LisgdDistance.allCases.map(\.rawValue).joined(separator: " "))")
+            throw bad(
+                "distance '\(fields[3])' is not one of \(LisgdDistance.allCases.map(\.rawValue).joined(separator: " "))"
+            )
         }
         var mode = Mode.released
         var command: String
@@ -186,8 +199,9 @@ public struct LisgdBinding: Sendable, Equatable {
             command = fields[4...].joined(separator: ",")
         }
         guard !command.trimmed.isEmpty else { throw bad("the command is empty") }
-        return LisgdBinding(number: number, fingers: fingers, swipe: swipe, edge: edge, distance: distance,
-                            mode: mode, command: command, text: text)
+        return LisgdBinding(
+            number: number, fingers: fingers, swipe: swipe, edge: edge, distance: distance,
+            mode: mode, command: command, text: text)
     }
 }
 
@@ -218,7 +232,8 @@ extension LisgdOptions {
         func integer(_ option: String, _ what: String, _ range: ClosedRange<Int>) throws(LisgdError) -> Int {
             let v = try value(option)
             guard let n = Int(v.trimmed), range.contains(n) else {
-                throw LisgdError("option \(option) expects \(what) from \(range.lowerBound) to \(range.upperBound), got '\(v)'")
+                throw LisgdError(
+                    "option \(option) expects \(what) from \(range.lowerBound) to \(range.upperBound), got '\(v)'")
             }
             return n
         }
@@ -239,7 +254,8 @@ extension LisgdOptions {
             case "-s":
                 let v = try value(a)
                 guard let s = Double(v.trimmed), s.isFinite, s > 0, s <= 100 else {
-                    throw LisgdError("option -s expects an edge size factor above 0 (1.0: lisgd's 50-pixel edges), got '\(v)'")
+                    throw LisgdError(
+                        "option -s expects an edge size factor above 0 (1.0: lisgd's 50-pixel edges), got '\(v)'")
                 }
                 o.edgeScale = s
             case "-g":
@@ -255,13 +271,16 @@ extension LisgdOptions {
         }
         if o.help { return o }
         if (o.screenWidthPx == nil) != (o.screenHeightPx == nil) {
-            throw LisgdError("give both -w and -h (the screen in pixels), or neither (the touchscreen's own extent then stands in)")
+            throw LisgdError(
+                "give both -w and -h (the screen in pixels), or neither (the touchscreen's own extent then stands in)")
         }
         if o.bindings.isEmpty {
             throw LisgdError("no -g bindings: lisgd would use the set compiled into it; give them with -g\n\(usage)")
         }
         if o.bindings.count > maxBindings {
-            throw LisgdError("\(o.bindings.count) -g bindings; at most \(maxBindings) are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)")
+            throw LisgdError(
+                "\(o.bindings.count) -g bindings; at most \(maxBindings) are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)"
+            )
         }
         return o
     }
@@ -293,7 +312,9 @@ extension LisgdOptions {
             let bad = offset < raw.count ? raw[offset] : 0
             let option = i > 0 ? String(decoding: rawArguments[i - 1], as: UTF8.self) : ""
             let which = option.hasPrefix("-") ? "the value of \(option) (argument \(i + 1))" : "argument \(i + 1)"
-            return LisgdError("\(which) is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)) at byte \(offset + 1)): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script")
+            return LisgdError(
+                "\(which) is not UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)) at byte \(offset + 1)): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script"
+            )
         }
         return nil
     }
@@ -305,7 +326,10 @@ extension LisgdOptions {
         let argv = CommandLine.unsafeArgv
         for i in index..<max(index, Int(CommandLine.argc)) {
             guard let p = argv[i] else { continue }
-            out.append(Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))))
+            out.append(
+                Array(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))))
         }
         return out
     }

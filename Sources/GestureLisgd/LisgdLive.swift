@@ -47,7 +47,8 @@ public enum LisgdLive {
             return 1
         }
         if options.help || options.printConfig || options.descPath != nil || options.replayPath != nil
-            || arguments.contains(where: { $0.hasPrefix("--print-config=") }) {
+            || arguments.contains(where: { $0.hasPrefix("--print-config=") })
+        {
             say("--help, --print-config, --desc and --replay are gesturectl's own: run gesturectl lisgd")
             return 64
         }
@@ -77,11 +78,14 @@ public enum LisgdLive {
         }
         for n in translation.notes { say("note: \(n)") }
         if options.verbose {
-            say("reading \(device.node.devnode ?? options.device) '\(description.name)' with \(configuration.recognizers.count) recognizers for \(options.bindings.count) bindings; a lisgd pixel is \(formatFixed(translation.mmPerPx, decimals: 4)) mm")
+            say(
+                "reading \(device.node.devnode ?? options.device) '\(description.name)' with \(configuration.recognizers.count) recognizers for \(options.bindings.count) bindings; a lisgd pixel is \(formatFixed(translation.mmPerPx, decimals: 4)) mm"
+            )
         }
         do {
-            let runner = try LisgdRunner(translation: translation, configuration: configuration, device: device,
-                                         verbose: options.verbose, say: say)
+            let runner = try LisgdRunner(
+                translation: translation, configuration: configuration, device: device,
+                verbose: options.verbose, say: say)
             return try runner.run()
         } catch {
             say("\(error)")

@@ -1,6 +1,6 @@
+import GestureClient
 import GestureConfig
 import GestureCore
-import GestureClient
 import Glibc
 import LinuxInput
 import LinuxSystem
@@ -34,8 +34,10 @@ public final class LisgdRunner {
 
     /// Sets up the loop on an open device. Signals are blocked from here on
     /// (they arrive on a signalfd); commands get them back unblocked.
-    public init(translation: LisgdTranslation, configuration: Configuration, device: EvdevDevice,
-                verbose: Bool, say: @escaping (String) -> Void) throws(Errno) {
+    public init(
+        translation: LisgdTranslation, configuration: Configuration, device: EvdevDevice,
+        verbose: Bool, say: @escaping (String) -> Void
+    ) throws(Errno) {
         self.translation = translation
         self.evdev = device
         self.verbose = verbose
@@ -44,11 +46,15 @@ public final class LisgdRunner {
         if let invalid {
             say("ignoring \(CalibrationMatrix.udevProperty)=\"\(invalid)\": expected six numbers")
         }
-        guard let geometry = configuration.geometry(for: device.description, syspath: device.node.syspath,
-                                                    calibration: matrix) else { throw Errno.noDevice }
-        pipeline = DevicePipeline(description: device.description, geometry: geometry, configuration: configuration,
-                                  initialTrackingIDs: device.currentTrackingIDs(),
-                                  initialToolTypes: device.currentToolTypes(), initialSlot: device.currentSlot())
+        guard
+            let geometry = configuration.geometry(
+                for: device.description, syspath: device.node.syspath,
+                calibration: matrix)
+        else { throw Errno.noDevice }
+        pipeline = DevicePipeline(
+            description: device.description, geometry: geometry, configuration: configuration,
+            initialTrackingIDs: device.currentTrackingIDs(),
+            initialToolTypes: device.currentToolTypes(), initialSlot: device.currentSlot())
         sink = Sink(pipeline)
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         loop = try EventLoop()
@@ -94,8 +100,9 @@ public final class LisgdRunner {
         switch evdev.read(into: sink) {
         case .drained: break
         case .gone(let e):
-            stop("\(evdev.node.devnode ?? evdev.node.syspath): \(e == .noDevice ? "the device went away" : "read failed: \(e)")",
-                 status: 1)
+            stop(
+                "\(evdev.node.devnode ?? evdev.node.syspath): \(e == .noDevice ? "the device went away" : "read failed: \(e)")",
+                status: 1)
         }
         dispatch()
     }
@@ -105,7 +112,8 @@ public final class LisgdRunner {
             if verbose, e.state != .failed, translation.route(named: e.name) != nil { say("event: \(e.json)") }
             guard let b = translation.binding(for: e) else { return }
             if verbose { say("binding \(b.number) '\(b.text)': execute \(b.command)") }
-            commands.run([.init(exec: b.command, label: "binding \(b.number)")], eventLine: nil, environment: [], event: e.name)
+            commands.run(
+                [.init(exec: b.command, label: "binding \(b.number)")], eventLine: nil, environment: [], event: e.name)
         }
         do { try timer.arm(at: pipeline.nextDeadline) } catch { say("timerfd_settime: \(error)") }
     }
@@ -118,26 +126,31 @@ extension LisgdRunner {
     public static func openDevice(_ path: String) throws(LisgdError) -> EvdevDevice {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw LisgdError("\(path): \(Errno.current); give the touchscreen's node with -d (`gesturectl devices` lists them)")
+            throw LisgdError(
+                "\(path): \(Errno.current); give the touchscreen's node with -d (`gesturectl devices` lists them)")
         }
         guard st.st_mode & S_IFMT == S_IFCHR else {
             throw LisgdError("\(path) is not a device node; give the touchscreen's /dev/input/eventN with -d")
         }
         let udev: Udev
         do { udev = try Udev() } catch { throw LisgdError("cannot set up libudev: \(error)") }
-        guard let syspath = udev.syspath(ofCharacterDevice: UInt64(st.st_rdev)), let node = udev.node(syspath: syspath) else {
+        guard let syspath = udev.syspath(ofCharacterDevice: UInt64(st.st_rdev)), let node = udev.node(syspath: syspath)
+        else {
             throw LisgdError("\(path): udev knows no input device with that node")
         }
         guard node.isEventNode else {
-            throw LisgdError("\(path) is not an input event node (\(node.syspath)); give the touchscreen's /dev/input/eventN with -d")
+            throw LisgdError(
+                "\(path) is not an input event node (\(node.syspath)); give the touchscreen's /dev/input/eventN with -d"
+            )
         }
         do {
             return try EvdevDevice(node: node, udev: udev)
         } catch {
             if error.errno == .permissionDenied {
-                throw LisgdError("cannot read \(node.devnode ?? path): \(error.errno). gesturectl lisgd reads the touchscreen as you (uid \(getuid())): "
-                    + "install gestured's udev rule (70-gestured-touchscreen.rules: the user at the seat may read touchscreens) "
-                    + "and log in again, or ask the administrator for read access to \(node.devnode ?? path)")
+                throw LisgdError(
+                    "cannot read \(node.devnode ?? path): \(error.errno). gesturectl lisgd reads the touchscreen as you (uid \(getuid())): "
+                        + "install gestured's udev rule (70-gestured-touchscreen.rules: the user at the seat may read touchscreens) "
+                        + "and log in again, or ask the administrator for read access to \(node.devnode ?? path)")
             }
             throw LisgdError("\(path): \(error)")
         }

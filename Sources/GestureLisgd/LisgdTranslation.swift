@@ -79,8 +79,11 @@ public struct LisgdTranslation: Sendable {
         }
         // Long commands can make the files larger than gestured reads: said here,
         // as a problem with the command line, not found when the config is loaded.
-        for (text, what) in [(toml, "gestured.toml"), (actions, "actions.toml")] where text.utf8.count > ConfigLoader.maxFileBytes {
-            throw LisgdError("the \(o.bindings.count) bindings make a \(what) of \(text.utf8.count) bytes, more than the \(ConfigLoader.maxFileBytes) bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)")
+        for (text, what) in [(toml, "gestured.toml"), (actions, "actions.toml")]
+        where text.utf8.count > ConfigLoader.maxFileBytes {
+            throw LisgdError(
+                "the \(o.bindings.count) bindings make a \(what) of \(text.utf8.count) bytes, more than the \(ConfigLoader.maxFileBytes) bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)"
+            )
         }
         gesturedTOML = toml
         actionsTOML = actions
@@ -109,11 +112,15 @@ public struct LisgdTranslation: Sendable {
         var screen: Point
 
         /// The measures of `o` on this device, and a note for each guess and change.
-        static func of(_ o: LisgdOptions, device: DeviceDescription, xAxis: AxisInfo, yAxis: AxisInfo,
-                       notes: inout [String]) -> Measures {
+        static func of(
+            _ o: LisgdOptions, device: DeviceDescription, xAxis: AxisInfo, yAxis: AxisInfo,
+            notes: inout [String]
+        ) -> Measures {
             let geometry = DeviceGeometry(x: xAxis, y: yAxis)
             if geometry.sizeSource == .fallback {
-                notes.append("'\(device.name)' reports no resolution: its size is taken as \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm, so lisgd's pixels are guessed too")
+                notes.append(
+                    "'\(device.name)' reports no resolution: its size is taken as \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm, so lisgd's pixels are guessed too"
+                )
             }
             // lisgd maps the axis range (max − min + 1 units) onto the screen's pixels.
             let unitsX = Double(xAxis.span + 1), unitsY = Double(yAxis.span + 1)
@@ -122,41 +129,54 @@ public struct LisgdTranslation: Sendable {
             let scaleX = mmPerUnitX * unitsX / widthPx, scaleY = mmPerUnitY * unitsY / heightPx
             let scale = (scaleX + scaleY) / 2
             if abs(scaleX - scaleY) > 0.1 * scale {
-                notes.append("a pixel is \(formatFixed(scaleX, decimals: 3)) mm wide and \(formatFixed(scaleY, decimals: 3)) mm high (-w/-h do not have the panel's proportions); lisgd's distances use the mean, \(formatFixed(scale, decimals: 3)) mm")
+                notes.append(
+                    "a pixel is \(formatFixed(scaleX, decimals: 3)) mm wide and \(formatFixed(scaleY, decimals: 3)) mm high (-w/-h do not have the panel's proportions); lisgd's distances use the mean, \(formatFixed(scale, decimals: 3)) mm"
+                )
             }
             if o.screenWidthPx == nil {
                 let perMM = 1 / scale
                 if perMM < 3 || perMM > 30 {
-                    notes.append("'\(device.name)' has \(formatFixed(perMM, decimals: 1)) units per mm, far from a phone screen's 10–16 pixels per mm: lisgd's -t \(o.distanceThresholdPx), -T \(o.pressedThresholdPx) and 50-pixel edges become \(formatFixed(Double(o.distanceThresholdPx) * scale, decimals: 1)), \(formatFixed(Double(o.pressedThresholdPx) * scale, decimals: 1)) and \(formatFixed(50 * o.edgeScale * scale, decimals: 1)) mm; give -w and -h (the screen in pixels) to keep lisgd's sizes")
+                    notes.append(
+                        "'\(device.name)' has \(formatFixed(perMM, decimals: 1)) units per mm, far from a phone screen's 10–16 pixels per mm: lisgd's -t \(o.distanceThresholdPx), -T \(o.pressedThresholdPx) and 50-pixel edges become \(formatFixed(Double(o.distanceThresholdPx) * scale, decimals: 1)), \(formatFixed(Double(o.pressedThresholdPx) * scale, decimals: 1)) and \(formatFixed(50 * o.edgeScale * scale, decimals: 1)) mm; give -w and -h (the screen in pixels) to keep lisgd's sizes"
+                    )
                 }
             }
             var edgeMM = max(0.1, 50 * o.edgeScale * scale)
             if edgeMM > 100 {
-                notes.append("-s \(formatFixed(o.edgeScale, decimals: 2)): edges of \(formatFixed(edgeMM, decimals: 1)) mm are taken as 100 mm, the most gestured allows")
+                notes.append(
+                    "-s \(formatFixed(o.edgeScale, decimals: 2)): edges of \(formatFixed(edgeMM, decimals: 1)) mm are taken as 100 mm, the most gestured allows"
+                )
                 edgeMM = 100
             }
             if o.pressedThresholdPx > o.distanceThresholdPx && o.bindings.contains(where: { $0.mode == .pressed }) {
-                notes.append("-T \(o.pressedThresholdPx) is above -t \(o.distanceThresholdPx): lisgd also fires a pressed binding at the lift for a stroke between the two; gestured's sliders fire only every -T pixels")
+                notes.append(
+                    "-T \(o.pressedThresholdPx) is above -t \(o.distanceThresholdPx): lisgd also fires a pressed binding at the lift for a stroke between the two; gestured's sliders fire only every -T pixels"
+                )
             }
             let minDistanceMM = min(1000, max(1, Double(o.distanceThresholdPx) * scale))
             let stepMM = min(1000, max(0.5, Double(o.pressedThresholdPx) * scale))
             let durationMS = max(50, o.timeoutMS)
             if durationMS != o.timeoutMS {
-                notes.append("-m \(o.timeoutMS): a swipe may last at most \(durationMS) ms here, the least gestured allows")
+                notes.append(
+                    "-m \(o.timeoutMS): a swipe may last at most \(durationMS) ms here, the least gestured allows")
             }
             let straightAngle = min(45, max(1, Double(o.leniencyDegrees)))
             let diagonalAngle = min(22.5, max(1, Double(o.leniencyDegrees)))
             if o.leniencyDegrees < 1 {
-                notes.append("-r 0: a stroke may be up to 1° off its direction here (lisgd's -r 0 asks for an exact angle)")
+                notes.append(
+                    "-r 0: a stroke may be up to 1° off its direction here (lisgd's -r 0 asks for an exact angle)")
             }
             if o.leniencyDegrees > 22 && o.bindings.contains(where: { $0.swipe.isDiagonal }) {
-                notes.append("-r \(o.leniencyDegrees): diagonal bindings take at most 22.5°; lisgd's overlapping sectors (its order: up, up-right, right, …) are not copied")
+                notes.append(
+                    "-r \(o.leniencyDegrees): diagonal bindings take at most 22.5°; lisgd's overlapping sectors (its order: up, up-right, right, …) are not copied"
+                )
             }
-            return Measures(geometry: geometry, unitsX: unitsX, unitsY: unitsY, scale: scale, edgeMM: edgeMM,
-                            minDistanceMM: minDistanceMM, stepMM: stepMM, durationMS: durationMS,
-                            straightAngle: straightAngle, diagonalAngle: diagonalAngle,
-                            diagonals: o.bindings.contains { $0.swipe.isDiagonal },
-                            screen: DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM)
+            return Measures(
+                geometry: geometry, unitsX: unitsX, unitsY: unitsY, scale: scale, edgeMM: edgeMM,
+                minDistanceMM: minDistanceMM, stepMM: stepMM, durationMS: durationMS,
+                straightAngle: straightAngle, diagonalAngle: diagonalAngle,
+                diagonals: o.bindings.contains { $0.swipe.isDiagonal },
+                screen: DeviceGeometry(x: xAxis, y: yAxis, rotation: o.rotation).orientedSizeMM)
         }
 
         // A stroke at 45° out of a corner moves as far along a slider's axis as
@@ -180,23 +200,38 @@ public struct LisgdTranslation: Sendable {
     /// binding (and per pressed one gestured cannot slide), and one slider per
     /// fingers + edge + axis for the pressed ones, where its first binding is.
     private struct Plan {
-        struct Slider { var name: String; var fingers: Int; var edge: LisgdEdge; var axis: String
-                        var plus: LisgdBinding?; var minus: LisgdBinding? }
+        struct Slider {
+            var name: String
+            var fingers: Int
+            var edge: LisgdEdge
+            var axis: String
+            var plus: LisgdBinding?
+            var minus: LisgdBinding?
+        }
         enum Entry { case swipe(LisgdBinding, note: String?), slider(String) }
         var sliders: [String: Slider] = [:]
         var entries: [Entry] = []
 
         init(_ o: LisgdOptions, notes: inout [String]) {
             for b in o.bindings {
-                guard b.mode == .pressed else { entries.append(.swipe(b, note: nil)); continue }
+                guard b.mode == .pressed else {
+                    entries.append(.swipe(b, note: nil))
+                    continue
+                }
                 if b.distance != .any {
                     // lisgd matches a pressed stroke only against bindings of distance *,
                     // so this one can fire only as a released stroke does.
-                    entries.append(.swipe(b, note: "pressed with distance \(b.distance.rawValue): lisgd fires it only at the lift, as a released binding"))
+                    entries.append(
+                        .swipe(
+                            b,
+                            note:
+                                "pressed with distance \(b.distance.rawValue): lisgd fires it only at the lift, as a released binding"
+                        ))
                     continue
                 }
                 guard let (axis, step) = b.swipe.slider else {
-                    let note = "pressed diagonal: gestured's sliders move along x or y, so this fires once at the lift (lisgd repeats it every -T pixels)"
+                    let note =
+                        "pressed diagonal: gestured's sliders move along x or y, so this fires once at the lift (lisgd repeats it every -T pixels)"
                     notes.append("-g '\(b.text)': \(note)")
                     entries.append(.swipe(b, note: note))
                     continue
@@ -205,11 +240,19 @@ public struct LisgdTranslation: Sendable {
                 var s = sliders[name] ?? Slider(name: name, fingers: b.fingers, edge: b.edge, axis: axis)
                 if sliders[name] == nil { entries.append(.slider(name)) }
                 if step > 0 {
-                    if let earlier = s.plus { notes.append("-g '\(b.text)' never fires: binding \(earlier.number) comes first with the same stroke") }
-                    else { s.plus = b }
+                    if let earlier = s.plus {
+                        notes.append(
+                            "-g '\(b.text)' never fires: binding \(earlier.number) comes first with the same stroke")
+                    } else {
+                        s.plus = b
+                    }
                 } else {
-                    if let earlier = s.minus { notes.append("-g '\(b.text)' never fires: binding \(earlier.number) comes first with the same stroke") }
-                    else { s.minus = b }
+                    if let earlier = s.minus {
+                        notes.append(
+                            "-g '\(b.text)' never fires: binding \(earlier.number) comes first with the same stroke")
+                    } else {
+                        s.minus = b
+                    }
                 }
                 sliders[name] = s
             }
@@ -228,8 +271,10 @@ public struct LisgdTranslation: Sendable {
 
     /// The gestured.toml's opening comments: the command line, the device, the
     /// measures in mm, the notes, and the rotation for `-o`.
-    private static func configHeader(_ o: LisgdOptions, device: DeviceDescription, arguments: [String],
-                                     measures m: Measures, notes: [String]) -> String {
+    private static func configHeader(
+        _ o: LisgdOptions, device: DeviceDescription, arguments: [String],
+        measures m: Measures, notes: [String]
+    ) -> String {
         var toml = """
             # gestured.toml equivalent of lisgd's bindings, from `gesturectl lisgd --print-config`:
             #   \(commentSafe(shellWords(["lisgd"] + arguments)))
@@ -265,8 +310,10 @@ public struct LisgdTranslation: Sendable {
     }
 
     /// A swipe recognizer and its action.
-    private static func writeSwipe(_ b: LisgdBinding, note: String?, name: String, measures m: Measures, plan: Plan,
-                                   toml: inout String, actions: inout String) {
+    private static func writeSwipe(
+        _ b: LisgdBinding, note: String?, name: String, measures m: Measures, plan: Plan,
+        toml: inout String, actions: inout String
+    ) {
         toml += "\n# -g '\(commentSafe(b.text))'\n"
         if let note { toml += "# note: \(commentSafe(note))\n" }
         toml += "[recognizer.\(name)]\nkind = \"swipe\"\nfingers = \(b.fingers)\n"
@@ -294,7 +341,8 @@ public struct LisgdTranslation: Sendable {
         if let edge = s.edge.gesturedEdge {
             toml += "edge = \"\(edge)\"\nedge_mm = \(formatFixed(m.edgeMM, decimals: 2))\n"
             if let range = m.cornerFreeRange(s.edge) {
-                toml += "edge_range = [\(formatFixed(range.lowerBound, decimals: 4)), \(formatFixed(range.upperBound, decimals: 4))]   # not from a corner: a diagonal stroke from there is not a slide\n"
+                toml +=
+                    "edge_range = [\(formatFixed(range.lowerBound, decimals: 4)), \(formatFixed(range.upperBound, decimals: 4))]   # not from a corner: a diagonal stroke from there is not a slide\n"
             }
         }
         var cases: [String] = []
@@ -325,10 +373,12 @@ public struct LisgdTranslation: Sendable {
 
 /// A word for /bin/sh: single-quoted unless plain.
 public func shellQuoted(_ s: String) -> String {
-    let plain = !s.isEmpty && s.utf8.allSatisfy { c in
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
-            || c == 0x2d || c == 0x5f || c == 0x2e || c == 0x2f || c == 0x3a || c == 0x2c || c == 0x3d || c == 0x2b
-    }
+    let plain =
+        !s.isEmpty
+        && s.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+                || c == 0x2d || c == 0x5f || c == 0x2e || c == 0x2f || c == 0x3a || c == 0x2c || c == 0x3d || c == 0x2b
+        }
     if plain { return s }
     var out = "'"
     for c in s { if c == "'" { out += "'\\''" } else { out.append(c) } }

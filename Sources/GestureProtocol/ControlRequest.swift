@@ -28,7 +28,10 @@ public enum ControlReply: Sendable, Equatable {
 public struct RuntimeProfile: Sendable, Equatable {
     public var name: String
     public var paused: Bool
-    public init(name: String = Profiles.defaultName, paused: Bool = false) { self.name = name; self.paused = paused }
+    public init(name: String = Profiles.defaultName, paused: Bool = false) {
+        self.name = name
+        self.paused = paused
+    }
     /// What the arenas take: nil when paused.
     public var active: String? { paused ? nil : name }
 }

@@ -49,13 +49,18 @@ public enum JSONValue: Sendable, Equatable {
         case .string(let s): JSONWriter.appendQuoted(s, to: &out)
         case .array(let items):
             out += "["
-            for (i, v) in items.enumerated() { if i > 0 { out += "," }; v.write(to: &out) }
+            for (i, v) in items.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out)
+            }
             out += "]"
         case .object(let fields):
             out += "{"
             for (i, (k, v)) in fields.enumerated() {
                 if i > 0 { out += "," }
-                JSONWriter.appendQuoted(k, to: &out); out += ":"; v.write(to: &out)
+                JSONWriter.appendQuoted(k, to: &out)
+                out += ":"
+                v.write(to: &out)
             }
             out += "}"
         }
@@ -93,7 +98,10 @@ private struct JSONParser {
     let maxDepth: Int
     var i = 0
 
-    init(bytes: [UInt8], maxDepth: Int) { b = bytes; self.maxDepth = maxDepth }
+    init(bytes: [UInt8], maxDepth: Int) {
+        b = bytes
+        self.maxDepth = maxDepth
+    }
 
     func error(_ m: String) -> JSONParseError { JSONParseError(offset: i, message: m) }
 
@@ -129,15 +137,20 @@ private struct JSONParser {
         var fields: [(String, JSONValue)] = []
         var keys = Set<String>()
         skipSpace()
-        if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+        if i < b.count, b[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(fields)
+        }
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw error("expected a key string") }
             let keyOffset = i
             let k = try string()
             guard keys.insert(k).inserted else {
-                throw JSONParseError(offset: keyOffset, message: "the key '\(sanitizedForLog(k, maxCharacters: 64))' appears twice in one object",
-                                     duplicateKey: k)
+                throw JSONParseError(
+                    offset: keyOffset,
+                    message: "the key '\(sanitizedForLog(k, maxCharacters: 64))' appears twice in one object",
+                    duplicateKey: k)
             }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -146,8 +159,14 @@ private struct JSONParser {
             fields.append((k, try value(depth: depth + 1)))
             skipSpace()
             guard i < b.count else { throw error("unexpected end of input") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+            if b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if b[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(fields)
+            }
             throw error("expected ',' or '}'")
         }
     }
@@ -156,14 +175,23 @@ private struct JSONParser {
         i += 1
         var items: [JSONValue] = []
         skipSpace()
-        if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        if i < b.count, b[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(items)
+        }
         while true {
             skipSpace()
             items.append(try value(depth: depth + 1))
             skipSpace()
             guard i < b.count else { throw error("unexpected end of input") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if b[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(items)
+            }
             throw error("expected ',' or ']'")
         }
     }
@@ -192,9 +220,16 @@ private struct JSONParser {
         while true {
             guard i < b.count else { throw error("unterminated string") }
             let c = b[i]
-            if c == UInt8(ascii: "\"") { i += 1; break }
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                break
+            }
             if c < 0x20 { throw error("control character in string") }
-            if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
+            if c != UInt8(ascii: "\\") {
+                out.append(c)
+                i += 1
+                continue
+            }
             i += 1
             guard i < b.count else { throw error("unterminated escape") }
             let e = b[i]
@@ -247,7 +282,9 @@ private struct JSONParser {
             guard digits(&self) > 0 else { throw error("expected exponent digits") }
         }
         let text = String(decoding: b[start..<i], as: UTF8.self)
-        guard let d = Double(text), d.isFinite else { throw JSONParseError(offset: start, message: "number out of range") }
+        guard let d = Double(text), d.isFinite else {
+            throw JSONParseError(offset: start, message: "number out of range")
+        }
         return .number(d)
     }
 }

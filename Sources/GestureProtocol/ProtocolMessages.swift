@@ -22,10 +22,16 @@ public struct DaemonInfo: Sendable, Equatable {
         /// active session may change the daemon (`ControlRights`). Not sent.
         public var seat: String
         public static let defaultSeat = "seat0"
-        public init(name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution,
-                    rotation: Rotation = .none, seat: String = Device.defaultSeat) {
-            self.name = name; self.node = node; self.sizeMM = sizeMM; self.sizeSource = sizeSource
-            self.rotation = rotation; self.seat = seat
+        public init(
+            name: String, node: String, sizeMM: Point, sizeSource: DeviceGeometry.SizeSource = .resolution,
+            rotation: Rotation = .none, seat: String = Device.defaultSeat
+        ) {
+            self.name = name
+            self.node = node
+            self.sizeMM = sizeMM
+            self.sizeSource = sizeSource
+            self.rotation = rotation
+            self.seat = seat
         }
     }
     public struct Recognizer: Sendable, Equatable {
@@ -34,7 +40,9 @@ public struct DaemonInfo: Sendable, Equatable {
         /// The runtime profiles it takes part in.
         public var profiles: [String]
         public init(name: String, kind: GestureKind, profiles: [String] = [Profiles.defaultName]) {
-            self.name = name; self.kind = kind; self.profiles = profiles
+            self.name = name
+            self.kind = kind
+            self.profiles = profiles
         }
     }
     public var devices: [Device] = []
@@ -44,15 +52,21 @@ public struct DaemonInfo: Sendable, Equatable {
     /// The active profile and whether the daemon is paused.
     public var profile = RuntimeProfile()
 
-    public init(devices: [Device] = [], recognizers: [Recognizer] = [], configSource: String = "<built-in>",
-                profile: RuntimeProfile = RuntimeProfile()) {
-        self.devices = devices; self.recognizers = recognizers; self.configSource = configSource
+    public init(
+        devices: [Device] = [], recognizers: [Recognizer] = [], configSource: String = "<built-in>",
+        profile: RuntimeProfile = RuntimeProfile()
+    ) {
+        self.devices = devices
+        self.recognizers = recognizers
+        self.configSource = configSource
         self.profile = profile
     }
 
     public init(configuration: Configuration, devices: [Device] = [], profile: RuntimeProfile = RuntimeProfile()) {
         self.devices = devices
-        recognizers = configuration.recognizers.map { Recognizer(name: $0.name, kind: $0.kind, profiles: $0.filter.profiles) }
+        recognizers = configuration.recognizers.map {
+            Recognizer(name: $0.name, kind: $0.kind, profiles: $0.filter.profiles)
+        }
         configSource = configuration.source
         self.profile = profile
     }
@@ -222,16 +236,27 @@ public enum ProtocolMessages {
         public var sent: Int
         /// `changed` events thinned out by the subscription's `changed` option.
         public var changedSkipped: Int
-        public init(id: Int, pid: Int32, uid: UInt32, gid: UInt32, filter: SubscriptionFilter?,
-                    queuedLines: Int, queuedBytes: Int, unsentBytes: Int = -1, sent: Int, changedSkipped: Int = 0) {
-            self.id = id; self.pid = pid; self.uid = uid; self.gid = gid; self.filter = filter
-            self.queuedLines = queuedLines; self.queuedBytes = queuedBytes; self.unsentBytes = unsentBytes
-            self.sent = sent; self.changedSkipped = changedSkipped
+        public init(
+            id: Int, pid: Int32, uid: UInt32, gid: UInt32, filter: SubscriptionFilter?,
+            queuedLines: Int, queuedBytes: Int, unsentBytes: Int = -1, sent: Int, changedSkipped: Int = 0
+        ) {
+            self.id = id
+            self.pid = pid
+            self.uid = uid
+            self.gid = gid
+            self.filter = filter
+            self.queuedLines = queuedLines
+            self.queuedBytes = queuedBytes
+            self.unsentBytes = unsentBytes
+            self.sent = sent
+            self.changedSkipped = changedSkipped
         }
     }
 
-    public static func status(_ info: DaemonInfo, clients: [SubscriberStatus], uptimeSeconds: Double,
-                              eventsPublished: Int, dropped: Int, id: JSONValue?) -> String {
+    public static func status(
+        _ info: DaemonInfo, clients: [SubscriberStatus], uptimeSeconds: Double,
+        eventsPublished: Int, dropped: Int, id: JSONValue?
+    ) -> String {
         var w = JSONWriter()
         w.field("type", string: "status")
         w.field("protocol", raw: String(socketProtocolVersion))

@@ -33,10 +33,16 @@ public struct SubscriptionFilter: Sendable, Equatable {
     public var failures = false
     public var changed = ChangedDelivery.all
 
-    public init(names: Set<String> = [], kinds: Set<GestureKind> = [], states: Set<GestureState> = [],
-                devices: Set<String> = [], failures: Bool = false, changed: ChangedDelivery = .all) {
-        self.names = names; self.kinds = kinds; self.states = states; self.devices = devices
-        self.failures = failures; self.changed = changed
+    public init(
+        names: Set<String> = [], kinds: Set<GestureKind> = [], states: Set<GestureState> = [],
+        devices: Set<String> = [], failures: Bool = false, changed: ChangedDelivery = .all
+    ) {
+        self.names = names
+        self.kinds = kinds
+        self.states = states
+        self.devices = devices
+        self.failures = failures
+        self.changed = changed
     }
 
     public func matches(_ e: GestureEvent) -> Bool {
@@ -72,9 +78,11 @@ public struct SubscriptionFilter: Sendable, Equatable {
     /// client chose (they may be long, or crafted).
     public var summary: String {
         func part(_ n: Int, _ what: String) -> String? { n == 0 ? nil : "\(n) \(what)\(n == 1 ? "" : "s")" }
-        let parts = [part(names.count, "name"), part(kinds.count, "kind"), part(states.count, "state"),
-                     part(devices.count, "device"), failures ? "failures" : nil,
-                     changed == .all ? nil : "changed \(changed.json)"].compactMap { $0 }
+        let parts = [
+            part(names.count, "name"), part(kinds.count, "kind"), part(states.count, "state"),
+            part(devices.count, "device"), failures ? "failures" : nil,
+            changed == .all ? nil : "changed \(changed.json)",
+        ].compactMap { $0 }
         return parts.isEmpty ? "everything" : parts.joined(separator: ", ")
     }
 }

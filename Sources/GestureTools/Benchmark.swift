@@ -25,8 +25,10 @@ public enum Benchmark {
         public var firstAllocatingSteadyFrame: (time: EventTime, allocations: UInt64, emitted: String)?
 
         mutating func add(_ o: Allocations) {
-            replays = o.replays; total += o.total
-            inMovingFrames += o.inMovingFrames; inSteadyFrames += o.inSteadyFrames
+            replays = o.replays
+            total += o.total
+            inMovingFrames += o.inMovingFrames
+            inSteadyFrames += o.inSteadyFrames
             allocatingSteadyFrames += o.allocatingSteadyFrames
             if firstAllocatingSteadyFrame == nil { firstAllocatingSteadyFrame = o.firstAllocatingSteadyFrame }
         }
@@ -69,16 +71,31 @@ public enum Benchmark {
         public func perFrame(_ a: Allocations?) -> (all: Double, moving: Double, steady: Double)? {
             guard let a else { return nil }
             func ratio(_ n: UInt64, _ d: Int) -> Double { Double(n) / Double(max(d * a.replays, 1)) }
-            return (ratio(a.total, frames), ratio(a.inMovingFrames, movingFrames), ratio(a.inSteadyFrames, steadyFrames))
+            return (
+                ratio(a.total, frames), ratio(a.inMovingFrames, movingFrames), ratio(a.inSteadyFrames, steadyFrames)
+            )
         }
 
         mutating func add(_ o: Figures) {
-            events += o.events; frames += o.frames; movingFrames += o.movingFrames; steadyFrames += o.steadyFrames
-            gestureEvents += o.gestureEvents; bytes += o.bytes; bytesPerSubscriber += o.bytesPerSubscriber
-            secondsPipeline += o.secondsPipeline; secondsSerialised += o.secondsSerialised; secondsDaemon += o.secondsDaemon
+            events += o.events
+            frames += o.frames
+            movingFrames += o.movingFrames
+            steadyFrames += o.steadyFrames
+            gestureEvents += o.gestureEvents
+            bytes += o.bytes
+            bytesPerSubscriber += o.bytesPerSubscriber
+            secondsPipeline += o.secondsPipeline
+            secondsSerialised += o.secondsSerialised
+            secondsDaemon += o.secondsDaemon
             iterations = o.iterations
-            if let a = o.allocations { allocations = allocations ?? Allocations(); allocations!.add(a) }
-            if let a = o.daemonAllocations { daemonAllocations = daemonAllocations ?? Allocations(); daemonAllocations!.add(a) }
+            if let a = o.allocations {
+                allocations = allocations ?? Allocations()
+                allocations!.add(a)
+            }
+            if let a = o.daemonAllocations {
+                daemonAllocations = daemonAllocations ?? Allocations()
+                daemonAllocations!.add(a)
+            }
         }
     }
 
@@ -100,9 +117,11 @@ public enum Benchmark {
     ///     replay that warms every buffer up (the steady state).
     ///   - subscribers: clients of the daemon's turns; nil: the daemon's turns are not run.
     ///   - allocations: the calling thread's allocation count so far; nil: not counted.
-    public static func run(recordings: [String], configuration: Configuration, iterations: Int,
-                           allocationIterations: Int = 3, subscribers: Int? = 10,
-                           allocations: (() -> UInt64)? = nil) throws -> Result {
+    public static func run(
+        recordings: [String], configuration: Configuration, iterations: Int,
+        allocationIterations: Int = 3, subscribers: Int? = 10,
+        allocations: (() -> UInt64)? = nil
+    ) throws -> Result {
         var total = Figures(name: "all")
         var results: [Figures] = []
         var writer = JSONWriter(capacity: 1024)
@@ -114,8 +133,9 @@ public enum Benchmark {
             guard let g = configuration.geometry(for: device) else {
                 throw Failure(message: "\(path): the device has no position axes")
             }
-            var player = Player(events: events,
-                                pipeline: DevicePipeline(description: device, geometry: g, configuration: configuration))
+            var player = Player(
+                events: events,
+                pipeline: DevicePipeline(description: device, geometry: g, configuration: configuration))
             var f = Figures(name: (path as NSString).lastPathComponent)
             f.events = events.count
             f.iterations = perRound * rounds
@@ -158,7 +178,8 @@ public enum Benchmark {
                 }
                 f.secondsDaemon = best * Double(rounds)
                 if let count = counting {
-                    let counter = AllocationCounter(count: count, kinds: frameKinds ?? [], replays: allocationIterations)
+                    let counter = AllocationCounter(
+                        count: count, kinds: frameKinds ?? [], replays: allocationIterations)
                     for _ in 0..<allocationIterations { _ = turns.play(timed: false, counting: counter) }
                     f.daemonAllocations = counter.allocations
                 }
@@ -185,7 +206,8 @@ public enum Benchmark {
         private var mark: UInt64 = 0
 
         init(count: @escaping () -> UInt64, kinds: [FrameKind], replays: Int) {
-            self.count = count; self.kinds = kinds
+            self.count = count
+            self.kinds = kinds
             allocations.replays = replays
         }
 
@@ -239,12 +261,17 @@ public enum Benchmark {
         let pipeline: DevicePipeline
         var offset: Int64 = 0
 
-        init(events: [RawEvent], pipeline: DevicePipeline) { self.events = events; self.pipeline = pipeline }
+        init(events: [RawEvent], pipeline: DevicePipeline) {
+            self.events = events
+            self.pipeline = pipeline
+        }
 
         /// One replay. With `kinds`, each frame's kind is appended to it and
         /// counted into `f`; with `counting`, allocations are counted per frame.
-        mutating func play(writer: inout JSONWriter, serialise: Bool, kinds: inout [FrameKind]?,
-                           counting: AllocationCounter? = nil, into f: inout Figures) {
+        mutating func play(
+            writer: inout JSONWriter, serialise: Bool, kinds: inout [FrameKind]?,
+            counting: AllocationCounter? = nil, into f: inout Figures
+        ) {
             var lastTime = EventTime.zero
             var frame = 0
             counting?.start()
@@ -282,7 +309,9 @@ public enum Benchmark {
             f.frames += 1
             if moving { f.movingFrames += 1 }
             if steady { f.steadyFrames += 1 }
-            let emitted = pipeline.events.isEmpty ? "nothing" : pipeline.events.map { "\($0.name) \($0.state)" }.joined(separator: ", ")
+            let emitted =
+                pipeline.events.isEmpty
+                ? "nothing" : pipeline.events.map { "\($0.name) \($0.state)" }.joined(separator: ", ")
             return FrameKind(moving: moving, steady: steady, emitted: emitted)
         }
 

@@ -16,8 +16,12 @@ public struct CorpusItem: Sendable {
     public var input: Input
 
     public init(label: String, subject: String, speed: String, source: String, mirrored: Bool = false, input: Input) {
-        self.label = label; self.subject = subject; self.speed = speed; self.source = source
-        self.mirrored = mirrored; self.input = input
+        self.label = label
+        self.subject = subject
+        self.speed = speed
+        self.source = source
+        self.mirrored = mirrored
+        self.input = input
     }
 }
 
@@ -49,8 +53,10 @@ public enum Corpus {
         }
     }
 
-    public static func load(_ paths: [String], mirrorCircles: Bool = true,
-                            warn: (String) -> Void = { _ in }) throws -> [CorpusItem] {
+    public static func load(
+        _ paths: [String], mirrorCircles: Bool = true,
+        warn: (String) -> Void = { _ in }
+    ) throws -> [CorpusItem] {
         var items: [CorpusItem] = []
         for path in paths {
             var isDir: ObjCBool = false
@@ -71,13 +77,18 @@ public enum Corpus {
             for f in files {
                 if isStroke(f) {
                     let s = try DollarXML.load(path: f)
-                    items.append(CorpusItem(label: s.label, subject: s.subject, speed: s.speed, source: f, input: .stroke(s)))
+                    items.append(
+                        CorpusItem(label: s.label, subject: s.subject, speed: s.speed, source: f, input: .stroke(s)))
                     if mirrorCircles && kind(ofClass: s.label) == .circle {
-                        items.append(CorpusItem(label: s.label, subject: s.subject, speed: s.speed, source: f + " (mirrored)",
-                                                mirrored: true, input: .stroke(s.mirrored)))
+                        items.append(
+                            CorpusItem(
+                                label: s.label, subject: s.subject, speed: s.speed, source: f + " (mirrored)",
+                                mirrored: true, input: .stroke(s.mirrored)))
                     }
                 } else if let (label, speed) = recordingLabel(f) {
-                    items.append(CorpusItem(label: label, subject: "recordings", speed: speed, source: f, input: .recording(path: f)))
+                    items.append(
+                        CorpusItem(
+                            label: label, subject: "recordings", speed: speed, source: f, input: .recording(path: f)))
                 } else if isRecording(f) {
                     warn("warning: \(f): no label (no \(f).label and no class word in its name); skipped")
                 }

@@ -1,10 +1,10 @@
-import Glibc
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureProtocol
+import Glibc
 import LinuxInput
 import LinuxSystem
-import GestureProtocol
 
 /// The daemon's own work per loop turn, without the kernel's side of it:
 /// `DaemonCore` is handed each frame as `DaemonLoop` hands it a read (one
@@ -54,12 +54,15 @@ final class DaemonTurnBench {
         } else {
             server = nil
         }
-        let node = InputNode(syspath: syspath, sysname: "event0", devnode: "/dev/input/event0",
-                             properties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"], name: device.name)
+        let node = InputNode(
+            syspath: syspath, sysname: "event0", devnode: "/dev/input/event0",
+            properties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"], name: device.name)
         handle(.start(at: .zero))
         handle(.devicesListed([node]))
         handle(.opened(DeviceSnapshot(node: node, description: device)))
-        guard core.openDevices == [syspath] else { throw Failure(description: "the daemon did not take \(device.name)") }
+        guard core.openDevices == [syspath] else {
+            throw Failure(description: "the daemon did not take \(device.name)")
+        }
         for _ in 0..<subscribers { try connect() }
         actions.reserveCapacity(64)
         inputs.reserveCapacity(256)
@@ -81,9 +84,14 @@ final class DaemonTurnBench {
             for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
         }
         let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard r == 0 else { close(fd); throw Failure(description: "connect \(path): \(Errno.current)") }
+        guard r == 0 else {
+            close(fd)
+            throw Failure(description: "connect \(path): \(Errno.current)")
+        }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         clients.append(fd)
         let request = Array("{\"cmd\":\"subscribe\"}\n".utf8)
@@ -105,8 +113,9 @@ final class DaemonTurnBench {
         }
         guard poll(&fds, nfds_t(fds.count), 10) > 0 else { return }
         for p in fds where p.revents != 0 {
-            server.handle(fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
-                          hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
+            server.handle(
+                fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
+                hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
         }
     }
 
@@ -168,7 +177,7 @@ final class DaemonTurnBench {
                 // Nothing is queued between frames: the input is drained.
                 handle(.inputDrained)
             case .open, .watch, .close, .print, .notify, .log, .rescan, .loadConfig, .updateInfo, .expireClients,
-                 .pauseUdev, .resumeUdev, .shutDownSocket, .stop, .reply:
+                .pauseUdev, .resumeUdev, .shutDownSocket, .stop, .reply:
                 break
             }
             i += 1

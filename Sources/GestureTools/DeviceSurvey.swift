@@ -35,15 +35,21 @@ public enum DeviceSurvey {
         let header = ["NODE", "NAME", "ID", "SIZE (mm)", "SLOTS", "CALIBRATION", "STATUS", "SYSPATH"]
         var rows = [header]
         for r in reports {
-            let size = r.sizeMM.map { "\(formatFixed($0.x, decimals: 0))×\(formatFixed($0.y, decimals: 0)) (\(r.sizeSource?.rawValue ?? "?"))" } ?? "-"
+            let size =
+                r.sizeMM.map {
+                    "\(formatFixed($0.x, decimals: 0))×\(formatFixed($0.y, decimals: 0)) (\(r.sizeSource?.rawValue ?? "?"))"
+                } ?? "-"
             let slots = r.slots.map { "\($0)\(r.typeA ? " (type A)" : "")" } ?? "-"
-            var calibration = CalibrationMatrix.isIdentity(r.calibration) ? "identity"
+            var calibration =
+                CalibrationMatrix.isIdentity(r.calibration)
+                ? "identity"
                 : r.calibration.map { formatFixed($0, decimals: 3) }.joined(separator: " ")
             if let bad = r.invalidCalibration { calibration = "invalid \"\(bad)\"" }
             var status = r.skipped.map { "skipped: \($0)" } ?? "in use"
             if let rot = r.rotation, rot != .none { status += ", rotated \(rot.rawValue)°" }
-            rows.append([r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, status, r.syspath]
-                .map { sanitizedForLog($0, maxCharacters: 200) })
+            rows.append(
+                [r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, status, r.syspath]
+                    .map { sanitizedForLog($0, maxCharacters: 200) })
         }
         var widths = Array(repeating: 0, count: header.count)
         for row in rows { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
@@ -69,18 +75,20 @@ public enum DeviceSurvey {
 
     static func report(_ node: InputNode, udev: Udev, configuration: Configuration) -> DeviceReport {
         let (matrix, invalid) = CalibrationMatrix.of(node)
-        var r = DeviceReport(devnode: node.devnode, syspath: node.syspath, name: node.name,
-                             vendorProduct: node.matchDescription.vendorProduct, skipped: nil,
-                             calibration: matrix, invalidCalibration: invalid,
-                             udevTouchscreen: node.flag("ID_INPUT_TOUCHSCREEN"))
+        var r = DeviceReport(
+            devnode: node.devnode, syspath: node.syspath, name: node.name,
+            vendorProduct: node.matchDescription.vendorProduct, skipped: nil,
+            calibration: matrix, invalidCalibration: invalid,
+            udevTouchscreen: node.flag("ID_INPUT_TOUCHSCREEN"))
         if let skip = DeviceSelection.check(node, configuration: configuration) {
             r.skipped = skip
             return r
         }
         let evdev: EvdevDevice
         do { evdev = try EvdevDevice(node: node, udev: udev) } catch {
-            r.skipped = .cannotOpen(error.errno == .permissionDenied
-                ? "\(error) (run as root or in the group owning the node)" : error.description)
+            r.skipped = .cannotOpen(
+                error.errno == .permissionDenied
+                    ? "\(error) (run as root or in the group owning the node)" : error.description)
             return r
         }
         defer { evdev.close() }
@@ -88,7 +96,10 @@ public enum DeviceSurvey {
         r.name = d.name
         r.typeA = evdev.isTypeA
         r.slots = d.slotCount
-        if let skip = DeviceSelection.check(d) { r.skipped = skip; return r }
+        if let skip = DeviceSelection.check(d) {
+            r.skipped = skip
+            return r
+        }
         if let g = configuration.geometry(for: d, syspath: node.syspath, calibration: matrix) {
             r.sizeMM = g.sizeMM
             r.sizeSource = g.sizeSource

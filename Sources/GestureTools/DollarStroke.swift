@@ -22,8 +22,12 @@ public struct LabelledStroke: Sendable {
     public var times: [Double]
 
     public init(label: String, subject: String, speed: String, source: String, points: [Point], times: [Double]) {
-        self.label = label; self.subject = subject; self.speed = speed; self.source = source
-        self.points = points; self.times = times
+        self.label = label
+        self.subject = subject
+        self.speed = speed
+        self.source = source
+        self.points = points
+        self.times = times
     }
 
     /// The same stroke mirrored left-right (x → -x about its bounding box), so a
@@ -86,15 +90,18 @@ public enum DollarXML {
         }
         let components = path.split(separator: "/").map(String.init)
         let file = components.last ?? path
-        var subject = components.dropLast().last { $0.count >= 2 && $0.first == "s" && $0.dropFirst().allSatisfy(\.isNumber) }
+        var subject = components.dropLast().last {
+            $0.count >= 2 && $0.first == "s" && $0.dropFirst().allSatisfy(\.isNumber)
+        }
         if subject == nil, let s = gestureAttributes["Subject"], !s.isEmpty {
             subject = Int(s).map { $0 < 10 ? "s0\($0)" : "s\($0)" } ?? s
         }
         let speeds = ["fast", "medium", "slow"]
         var speed = components.dropLast().last { speeds.contains($0) }
         if speed == nil, let s = gestureAttributes["Speed"], speeds.contains(s) { speed = s }
-        return LabelledStroke(label: label(fromFileName: file), subject: subject ?? "-", speed: speed ?? "-",
-                              source: path, points: points, times: times)
+        return LabelledStroke(
+            label: label(fromFileName: file), subject: subject ?? "-", speed: speed ?? "-",
+            source: path, points: points, times: times)
     }
 
     /// `Name="v" X="1"` → ["Name": "v", "X": "1"].
@@ -122,8 +129,10 @@ public enum StrokeFrames {
     public static let defaultPxPerMM = 4.5
     public static let deviceName = "stroke"
 
-    public static func frames(of stroke: LabelledStroke, pxPerMM: Double = defaultPxPerMM,
-                              touchID: UInt64 = 1) -> [TouchFrame] {
+    public static func frames(
+        of stroke: LabelledStroke, pxPerMM: Double = defaultPxPerMM,
+        touchID: UInt64 = 1
+    ) -> [TouchFrame] {
         precondition(pxPerMM > 0)
         let mm = stroke.points.map { Point(x: $0.x / pxPerMM, y: $0.y / pxPerMM) }
         guard let first = mm.first, let t0 = stroke.times.first else { return [] }
@@ -144,9 +153,10 @@ public enum StrokeFrames {
             var time = EventTime.milliseconds(1000 + stroke.times[i] - t0)
             if time < lastTime { time = lastTime }
             lastTime = time
-            let touch = Touch(id: id, slot: 0, trackingID: Int32(truncatingIfNeeded: touchID), phase: i == 0 ? .began : .moved,
-                              position: p, normalised: Point(x: p.x / area.x, y: p.y / area.y),
-                              startTime: EventTime.milliseconds(1000), startPosition: start)
+            let touch = Touch(
+                id: id, slot: 0, trackingID: Int32(truncatingIfNeeded: touchID), phase: i == 0 ? .began : .moved,
+                position: p, normalised: Point(x: p.x / area.x, y: p.y / area.y),
+                startTime: EventTime.milliseconds(1000), startPosition: start)
             frames.append(TouchFrame(time: time, device: deviceName, touches: [touch], areaMM: area))
         }
         var lift = frames[frames.count - 1]

@@ -17,7 +17,8 @@ public struct Evaluator: Sendable {
     public var pxPerMM: Double
 
     public init(configuration: Configuration, pxPerMM: Double = StrokeFrames.defaultPxPerMM) {
-        self.configuration = configuration; self.pxPerMM = pxPerMM
+        self.configuration = configuration
+        self.pxPerMM = pxPerMM
     }
 
     /// The gesture events of one item, in event time, with every timer run out.
@@ -83,7 +84,11 @@ public struct Tally: Sendable, Codable, Equatable {
         try c.encode(negatives, forKey: .negatives)
         try c.encode(falseAccepts, forKey: .falseAccepts)
         if recall.isNaN { try c.encodeNil(forKey: .recall) } else { try c.encode(recall, forKey: .recall) }
-        if falseAcceptRate.isNaN { try c.encodeNil(forKey: .falseAcceptRate) } else { try c.encode(falseAcceptRate, forKey: .falseAcceptRate) }
+        if falseAcceptRate.isNaN {
+            try c.encodeNil(forKey: .falseAcceptRate)
+        } else {
+            try c.encode(falseAcceptRate, forKey: .falseAcceptRate)
+        }
     }
 }
 
@@ -166,7 +171,8 @@ public struct AccuracyReport: Sendable, Codable {
         let classes = itemsByClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         out += " (\(classes))"
         if mirroredCircles > 0 {
-            out += "; plus \(mirroredCircles) circles mirrored left-right, counted for circle recall only (clockwise and counter-clockwise both count)"
+            out +=
+                "; plus \(mirroredCircles) circles mirrored left-right, counted for circle recall only (clockwise and counter-clockwise both count)"
         }
         out += "\n"
         for r in recognizers {
@@ -190,11 +196,15 @@ public struct AccuracyReport: Sendable, Codable {
                 for v in r.byVariant.keys.sorted() { out += row(v, r.byVariant[v]!) }
             }
             if !r.falseAcceptsByClass.isEmpty {
-                out += "  false accepts by class: " + r.falseAcceptsByClass.sorted { $0.key < $1.key }
+                out +=
+                    "  false accepts by class: "
+                    + r.falseAcceptsByClass.sorted { $0.key < $1.key }
                     .map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
             }
             if !r.missReasons.isEmpty {
-                out += "  missed because: " + r.missReasons.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                out +=
+                    "  missed because: "
+                    + r.missReasons.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                     .map { "\($0.key) ×\($0.value)" }.joined(separator: "; ") + "\n"
             }
             if details {
@@ -224,7 +234,8 @@ public struct AccuracyReport: Sendable, Codable {
     public func json() throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "null")
+        e.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "null")
         return String(decoding: try e.encode(self), as: UTF8.self)
     }
 }

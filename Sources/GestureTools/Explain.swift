@@ -45,8 +45,10 @@ public struct Explanation: Sendable {
                 }
                 let decidedByArena = e.cause?.isArenaDecision ?? false
                 let evidence = decidedByArena ? nil : arena.member(named: e.name)?.recognizer.evidence
-                decisions.append(Decision(name: e.name, kind: e.kind, state: e.state, time: e.time, sequence: max(sequence, 1),
-                                          reason: e.cause, detail: e.detail, evidence: evidence))
+                decisions.append(
+                    Decision(
+                        name: e.name, kind: e.kind, state: e.state, time: e.time, sequence: max(sequence, 1),
+                        reason: e.cause, detail: e.detail, evidence: evidence))
             }
         }
         for f in frames {
@@ -75,8 +77,10 @@ public struct Explanation: Sendable {
     }
 
     /// A $1-style stroke file or an evemu recording, as touch frames.
-    public static func frames(of path: String, configuration: Configuration,
-                              pxPerMM: Double = StrokeFrames.defaultPxPerMM) throws -> [TouchFrame] {
+    public static func frames(
+        of path: String, configuration: Configuration,
+        pxPerMM: Double = StrokeFrames.defaultPxPerMM
+    ) throws -> [TouchFrame] {
         if path.hasSuffix(".xml") {
             return StrokeFrames.frames(of: try DollarXML.load(path: path), pxPerMM: pxPerMM)
         }
@@ -112,7 +116,9 @@ extension Explanation {
     /// Everything drawn, in mm, for the view box.
     fileprivate var bounds: Box {
         var b: Box?
-        func add(_ p: Point) { if b == nil { b = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { b!.include(p) } }
+        func add(_ p: Point) {
+            if b == nil { b = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { b!.include(p) }
+        }
         for path in paths { for p in path { add(p) } }
         for d in decisions where d.state == .recognized {
             guard let e = d.evidence else { continue }
@@ -166,15 +172,17 @@ private struct SVGCanvas {
         let marginMM = 4.0
         b = Box(minX: b.minX - marginMM, minY: b.minY - marginMM, maxX: b.maxX + marginMM, maxY: b.maxY + marginMM)
         let longest = max(b.width, b.height, 1)
-        scale = min(20, max(2, 560 / longest)) // px per mm
-        drawW = b.width * scale; drawH = b.height * scale
+        scale = min(20, max(2, 560 / longest))  // px per mm
+        drawW = b.width * scale
+        drawH = b.height * scale
         let lines = e.decisions.count
         textTop = pad + 34 + drawH + 62
         let longestLine = e.decisions.map { Explanation.line($0, numbered: true).count }.max() ?? 0
         width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
         legendH = 14 * lineH + 20
         height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
-        ox = pad; oy = pad + 34
+        ox = pad
+        oy = pad + 34
     }
 
     func x(_ v: Double) -> String { formatFixed(ox + (v - b.minX) * scale, decimals: 1) }
@@ -185,13 +193,15 @@ private struct SVGCanvas {
     /// The opening tag, the white page, the title and what was drawn.
     func header(title: String, paths: [[Point]], decisions: [Explanation.Decision]) -> String {
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(formatFixed(width, decimals: 0))" height="\(formatFixed(height, decimals: 0))" \
-        viewBox="0 0 \(formatFixed(width, decimals: 0)) \(formatFixed(height, decimals: 0))" font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(formatFixed(width, decimals: 0))" height="\(formatFixed(height, decimals: 0))" \
+            viewBox="0 0 \(formatFixed(width, decimals: 0)) \(formatFixed(height, decimals: 0))" font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">
 
-        """
+            """
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Explanation.escape(title))</text>\n"
-        s += "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es"), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
+        s +=
+            "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Explanation.escape(title))</text>\n"
+        s +=
+            "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es"), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
         return s
     }
 
@@ -199,18 +209,26 @@ private struct SVGCanvas {
     func grid() -> String {
         var s = "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
         var g = (b.minX / 10).rounded(.up) * 10
-        while g <= b.maxX { s += "<line x1=\"\(x(g))\" y1=\"\(y(b.minY))\" x2=\"\(x(g))\" y2=\"\(y(b.maxY))\"/>\n"; g += 10 }
+        while g <= b.maxX {
+            s += "<line x1=\"\(x(g))\" y1=\"\(y(b.minY))\" x2=\"\(x(g))\" y2=\"\(y(b.maxY))\"/>\n"
+            g += 10
+        }
         g = (b.minY / 10).rounded(.up) * 10
-        while g <= b.maxY { s += "<line x1=\"\(x(b.minX))\" y1=\"\(y(g))\" x2=\"\(x(b.maxX))\" y2=\"\(y(g))\"/>\n"; g += 10 }
+        while g <= b.maxY {
+            s += "<line x1=\"\(x(b.minX))\" y1=\"\(y(g))\" x2=\"\(x(b.maxX))\" y2=\"\(y(g))\"/>\n"
+            g += 10
+        }
         s += "</g>\n"
-        s += "<rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\" fill=\"none\" stroke=\"#bbb\"/>\n"
+        s +=
+            "<rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\" fill=\"none\" stroke=\"#bbb\"/>\n"
         return s
     }
 
     /// Evidence under the paths, so the paths stay visible; clipped to the drawing
     /// (a failed fit can be far bigger than the stroke).
     func evidence(of decisions: [Explanation.Decision]) -> String {
-        var s = "<clipPath id=\"drawing\"><rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\"/></clipPath>\n"
+        var s =
+            "<clipPath id=\"drawing\"><rect x=\"\(x(b.minX))\" y=\"\(y(b.minY))\" width=\"\(len(b.width))\" height=\"\(len(b.height))\"/></clipPath>\n"
         s += "<g clip-path=\"url(#drawing)\">\n"
         for d in decisions {
             guard let e = d.evidence else { continue }
@@ -224,39 +242,50 @@ private struct SVGCanvas {
     func evidence(_ e: Evidence, of d: Explanation.Decision) -> String {
         let c = Explanation.colour(d.kind)
         let cls = d.name.replacingOccurrences(of: "\"", with: "")
-        var s = "<g class=\"evidence\" data-recognizer=\"\(Explanation.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
+        var s =
+            "<g class=\"evidence\" data-recognizer=\"\(Explanation.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
         if let box = e.strokeBox, d.kind == .circle || d.kind == .checkmark {
-            s += "<rect class=\"stroke-box\" x=\"\(x(box.minX))\" y=\"\(y(box.minY))\" width=\"\(len(box.width))\" height=\"\(len(box.height))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
+            s +=
+                "<rect class=\"stroke-box\" x=\"\(x(box.minX))\" y=\"\(y(box.minY))\" width=\"\(len(box.width))\" height=\"\(len(box.height))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"1\" stroke-dasharray=\"2,3\"/>\n"
         }
         if let circle = e.circle {
-            s += "<circle class=\"fitted-circle\" cx=\"\(x(circle.center.x))\" cy=\"\(y(circle.center.y))\" r=\"\(len(circle.radius))\" data-radius-mm=\"\(formatFixed(circle.radius, decimals: 2))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\" opacity=\"0.85\"/>\n"
+            s +=
+                "<circle class=\"fitted-circle\" cx=\"\(x(circle.center.x))\" cy=\"\(y(circle.center.y))\" r=\"\(len(circle.radius))\" data-radius-mm=\"\(formatFixed(circle.radius, decimals: 2))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\" opacity=\"0.85\"/>\n"
             let arm = 2.0
-            s += "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
+            s +=
+                "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
         }
         if let inner = e.innerBox {
-            s += "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
+            s +=
+                "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
         }
         for p in e.corners {
-            s += "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4.5\" fill=\"\(c)\" fill-opacity=\"0.5\"/>\n"
+            s +=
+                "<circle class=\"sharp-turn\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"4.5\" fill=\"\(c)\" fill-opacity=\"0.5\"/>\n"
         }
         if e.chords.count >= 2 {
-            s += "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
+            s +=
+                "<polyline class=\"chords\" points=\"\(pts(e.chords))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>\n"
         }
         if let v = e.vertex {
             let r = 6.0
-            s += "<path class=\"vertex\" d=\"M\(x(v.x)),\(formatFixed(oy + (v.y - b.minY) * scale - r, decimals: 1)) l\(r),\(r) l-\(r),\(r) l-\(r),-\(r) z\" fill=\"\(c)\" stroke=\"white\"/>\n"
+            s +=
+                "<path class=\"vertex\" d=\"M\(x(v.x)),\(formatFixed(oy + (v.y - b.minY) * scale - r, decimals: 1)) l\(r),\(r) l-\(r),\(r) l-\(r),-\(r) z\" fill=\"\(c)\" stroke=\"white\"/>\n"
         }
         for (i, p) in e.reversals.enumerated() {
             s += "<circle class=\"reversal\" cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"7\" fill=\"\(c)\"/>\n"
-            s += "<text x=\"\(x(p.x))\" y=\"\(formatFixed(oy + (p.y - b.minY) * scale + 4, decimals: 1))\" text-anchor=\"middle\" font-size=\"11\" fill=\"white\" font-weight=\"bold\">\(i + 1)</text>\n"
+            s +=
+                "<text x=\"\(x(p.x))\" y=\"\(formatFixed(oy + (p.y - b.minY) * scale + 4, decimals: 1))\" text-anchor=\"middle\" font-size=\"11\" fill=\"white\" font-weight=\"bold\">\(i + 1)</text>\n"
         }
         if let t = e.tapRadius, d.kind == .tap, d.state == .recognized {
-            s += "<circle class=\"tap-radius\" cx=\"\(x(t.center.x))\" cy=\"\(y(t.center.y))\" r=\"\(len(t.radius))\" data-radius-mm=\"\(formatFixed(t.radius, decimals: 2))\" fill=\"\(c)\" fill-opacity=\"0.08\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n"
+            s +=
+                "<circle class=\"tap-radius\" cx=\"\(x(t.center.x))\" cy=\"\(y(t.center.y))\" r=\"\(len(t.radius))\" data-radius-mm=\"\(formatFixed(t.radius, decimals: 2))\" fill=\"\(c)\" fill-opacity=\"0.08\" stroke=\"\(c)\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n"
         }
         for p in e.hookCuts {
             let r = 5.0
             let cx = oy + (p.y - b.minY) * scale, px = ox + (p.x - b.minX) * scale
-            s += "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
+            s +=
+                "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
         }
         s += "</g>\n"
         return s
@@ -269,10 +298,13 @@ private struct SVGCanvas {
             guard let first = path.first, let last = path.last else { continue }
             s += "<g class=\"touch\" data-touch=\"\(i + 1)\">\n"
             if path.count > 1 {
-                s += "<polyline class=\"touch-path\" points=\"\(pts(path))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n"
+                s +=
+                    "<polyline class=\"touch-path\" points=\"\(pts(path))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n"
             }
-            s += "<circle class=\"touch-start\" cx=\"\(x(first.x))\" cy=\"\(y(first.y))\" r=\"5\" fill=\"#2ca02c\" stroke=\"white\"/>\n"
-            s += "<rect class=\"touch-end\" x=\"\(formatFixed(ox + (last.x - b.minX) * scale - 4, decimals: 1))\" y=\"\(formatFixed(oy + (last.y - b.minY) * scale - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
+            s +=
+                "<circle class=\"touch-start\" cx=\"\(x(first.x))\" cy=\"\(y(first.y))\" r=\"5\" fill=\"#2ca02c\" stroke=\"white\"/>\n"
+            s +=
+                "<rect class=\"touch-end\" x=\"\(formatFixed(ox + (last.x - b.minX) * scale - 4, decimals: 1))\" y=\"\(formatFixed(oy + (last.y - b.minY) * scale - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
             s += "</g>\n"
         }
         return s
@@ -282,38 +314,59 @@ private struct SVGCanvas {
     func scaleBar() -> String {
         let barMM = b.width >= 25 ? 10.0 : 5.0
         let by = oy + drawH + 18
-        var s = "<g class=\"scale-bar\"><line x1=\"\(ox)\" y1=\"\(by)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by)\" stroke=\"black\" stroke-width=\"3\"/>"
-        s += "<line x1=\"\(ox)\" y1=\"\(by - 5)\" x2=\"\(ox)\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/><line x1=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y1=\"\(by - 5)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/>"
-        s += "<text x=\"\(formatFixed(ox + barMM * scale + 8, decimals: 1))\" y=\"\(by + 5)\">\(formatFixed(barMM, decimals: 0)) mm</text></g>\n"
+        var s =
+            "<g class=\"scale-bar\"><line x1=\"\(ox)\" y1=\"\(by)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by)\" stroke=\"black\" stroke-width=\"3\"/>"
+        s +=
+            "<line x1=\"\(ox)\" y1=\"\(by - 5)\" x2=\"\(ox)\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/><line x1=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y1=\"\(by - 5)\" x2=\"\(formatFixed(ox + barMM * scale, decimals: 1))\" y2=\"\(by + 5)\" stroke=\"black\" stroke-width=\"2\"/>"
+        s +=
+            "<text x=\"\(formatFixed(ox + barMM * scale + 8, decimals: 1))\" y=\"\(by + 5)\">\(formatFixed(barMM, decimals: 0)) mm</text></g>\n"
         return s
     }
 
     /// The legend, beside the drawing: one row per mark.
     func legend() -> String {
         let lx = pad + drawW + pad, ly = oy
-        var s = "<g class=\"legend\">\n<rect x=\"\(lx)\" y=\"\(ly)\" width=\"\(legendW)\" height=\"\(formatFixed(legendH, decimals: 0))\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n"
+        var s =
+            "<g class=\"legend\">\n<rect x=\"\(lx)\" y=\"\(ly)\" width=\"\(legendW)\" height=\"\(formatFixed(legendH, decimals: 0))\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n"
         var row = 0
         func legend(_ symbol: String, _ label: String) {
             let cy = ly + 20 + Double(row) * lineH
-            s += "<g transform=\"translate(\(formatFixed(lx + 12, decimals: 1)),\(formatFixed(cy, decimals: 1)))\">\(symbol)</g>"
-            s += "<text x=\"\(formatFixed(lx + 46, decimals: 1))\" y=\"\(formatFixed(cy + 4, decimals: 1))\">\(label)</text>\n"
+            s +=
+                "<g transform=\"translate(\(formatFixed(lx + 12, decimals: 1)),\(formatFixed(cy, decimals: 1)))\">\(symbol)</g>"
+            s +=
+                "<text x=\"\(formatFixed(lx + 46, decimals: 1))\" y=\"\(formatFixed(cy + 4, decimals: 1))\">\(label)</text>\n"
             row += 1
         }
         legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#222\" stroke-width=\"2\"/>", "touch path")
         legend("<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"#2ca02c\"/>", "finger down")
         legend("<rect x=\"8\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d62728\"/>", "finger up")
         let cc = Explanation.colour(.circle)
-        legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>", "circle: fitted circle, + centre")
-        legend("<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>", "circle: inner box (keep out)")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>", "circle: sharpest fifth of turns")
-        legend("<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>", "stroke bounding box")
+        legend(
+            "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>",
+            "circle: fitted circle, + centre")
+        legend(
+            "<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>",
+            "circle: inner box (keep out)")
+        legend(
+            "<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>",
+            "circle: sharpest fifth of turns")
+        legend(
+            "<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>",
+            "stroke bounding box")
         legend("<path d=\"M7,-5 l10,10 M17,-5 l-10,10\" stroke=\"#555\" stroke-width=\"2.5\"/>", "hook cut off here")
         let ck = Explanation.colour(.checkmark)
         legend("<path d=\"M12,-6 l6,6 l-6,6 l-6,-6 z\" fill=\"\(ck)\"/>", "checkmark: vertex")
-        legend("<polyline points=\"0,-5 8,5 24,-7\" fill=\"none\" stroke=\"\(ck)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>", "checkmark: arms measured")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tickle))\"/><text x=\"12\" y=\"4\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">1</text>", "tickle: reversals, in order")
-        legend("<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Explanation.colour(.tap))\" stroke-dasharray=\"4,3\"/>", "tap: allowed movement")
-        s += "<text x=\"\(formatFixed(lx + 12, decimals: 1))\" y=\"\(formatFixed(ly + 20 + Double(row) * lineH + 4, decimals: 1))\" fill=\"#555\">✓ recognized  ✗ failed  — cancelled</text>\n"
+        legend(
+            "<polyline points=\"0,-5 8,5 24,-7\" fill=\"none\" stroke=\"\(ck)\" stroke-width=\"2\" stroke-dasharray=\"6,3\"/>",
+            "checkmark: arms measured")
+        legend(
+            "<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tickle))\"/><text x=\"12\" y=\"4\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">1</text>",
+            "tickle: reversals, in order")
+        legend(
+            "<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Explanation.colour(.tap))\" stroke-dasharray=\"4,3\"/>",
+            "tap: allowed movement")
+        s +=
+            "<text x=\"\(formatFixed(lx + 12, decimals: 1))\" y=\"\(formatFixed(ly + 20 + Double(row) * lineH + 4, decimals: 1))\" fill=\"#555\">✓ recognized  ✗ failed  — cancelled</text>\n"
         s += "</g>\n"
         return s
     }
@@ -326,7 +379,8 @@ private struct SVGCanvas {
             let ty = textTop + 14 + Double(i) * lineH
             let text = Explanation.line(d, numbered: decisions.contains { $0.sequence != d.sequence })
             let weight = d.state == .recognized || d.state == .ended ? " font-weight=\"bold\"" : ""
-            s += "<text class=\"decision\" data-recognizer=\"\(Explanation.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Explanation.colour(d.kind))\"\(weight)>\(Explanation.escape(text))</text>\n"
+            s +=
+                "<text class=\"decision\" data-recognizer=\"\(Explanation.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Explanation.colour(d.kind))\"\(weight)>\(Explanation.escape(text))</text>\n"
         }
         s += "</g>\n"
         return s
@@ -352,7 +406,8 @@ extension Explanation {
     static func summary(_ d: Decision) -> String? {
         switch d.detail {
         case .circle(let c, let r, let err, let cw, let swept):
-            return "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")"
+            return
+                "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")"
         case .checkmark(let v): return "vertex \(v)"
         case .tickle(let n): return "\(n) reversals"
         case .tap(let n): return "\(n) tap\(n == 1 ? "" : "s")"
@@ -384,7 +439,8 @@ extension Explanation {
 public enum PNGRenderer {
     public static func render(svg: String, to png: String) throws {
         guard let tool = findTool("rsvg-convert") else {
-            throw Replay.Failure("rsvg-convert not found; install it (Debian: apt install librsvg2-bin) or use --svg only")
+            throw Replay.Failure(
+                "rsvg-convert not found; install it (Debian: apt install librsvg2-bin) or use --svg only")
         }
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("gesturectl-\(getpid()).svg")
         try svg.write(to: tmp, atomically: true, encoding: .utf8)
@@ -394,7 +450,9 @@ public enum PNGRenderer {
         p.arguments = ["--background-color=white", "-o", png, tmp.path]
         try p.run()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw Replay.Failure("rsvg-convert failed (exit \(p.terminationStatus))") }
+        guard p.terminationStatus == 0 else {
+            throw Replay.Failure("rsvg-convert failed (exit \(p.terminationStatus))")
+        }
     }
 
     static func findTool(_ name: String) -> String? {

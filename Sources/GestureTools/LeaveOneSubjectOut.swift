@@ -35,23 +35,39 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
 
     public static let defaultFalseAcceptBudget = 0.0025
 
-    public static func run(items: [CorpusItem], configuration: Configuration, pxPerMM: Double,
-                           falseAcceptBudget: Double = defaultFalseAcceptBudget) -> LeaveOneSubjectOut {
+    public static func run(
+        items: [CorpusItem], configuration: Configuration, pxPerMM: Double,
+        falseAcceptBudget: Double = defaultFalseAcceptBudget
+    ) -> LeaveOneSubjectOut {
         let subjects = Set(items.map(\.subject)).sorted()
         var studies: [Study] = []
         for (index, r) in configuration.recognizers.enumerated() {
             let grid: [(String, RecognizerParameters)]
             switch r.parameters {
             case .circle(let base):
-                grid = [0.15, 0.2, 0.25].flatMap { tol in [0.45, 0.5, 0.55, 0.6, 0.65].map { share in
-                    var p = base; p.tolerance = tol; p.maxCornerShare = share
-                    return ("tolerance \(formatFixed(tol, decimals: 2)), max_corner_share \(formatFixed(share, decimals: 2))", .circle(p))
-                } }
+                grid = [0.15, 0.2, 0.25].flatMap { tol in
+                    [0.45, 0.5, 0.55, 0.6, 0.65].map { share in
+                        var p = base
+                        p.tolerance = tol
+                        p.maxCornerShare = share
+                        return (
+                            "tolerance \(formatFixed(tol, decimals: 2)), max_corner_share \(formatFixed(share, decimals: 2))",
+                            .circle(p)
+                        )
+                    }
+                }
             case .checkmark(let base):
-                grid = [1.2, 1.3, 1.4, 1.5, 1.6].flatMap { arm in [1.2, 1.35, 1.5, 1.65, 1.8].map { rise in
-                    var p = base; p.minArmRatio = arm; p.minRiseRatio = rise
-                    return ("min_arm_ratio \(formatFixed(arm, decimals: 2)), min_rise_ratio \(formatFixed(rise, decimals: 2))", .checkmark(p))
-                } }
+                grid = [1.2, 1.3, 1.4, 1.5, 1.6].flatMap { arm in
+                    [1.2, 1.35, 1.5, 1.65, 1.8].map { rise in
+                        var p = base
+                        p.minArmRatio = arm
+                        p.minRiseRatio = rise
+                        return (
+                            "min_arm_ratio \(formatFixed(arm, decimals: 2)), min_rise_ratio \(formatFixed(rise, decimals: 2))",
+                            .checkmark(p)
+                        )
+                    }
+                }
             default:
                 continue
             }
@@ -70,8 +86,13 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
                 for (i, item) in items.enumerated() where keep(item) {
                     let positive = own.contains(item.label)
                     if item.mirrored && !positive { continue }
-                    if positive { t.positives += 1; if accepted[g][i] { t.hits += 1 } }
-                    else { t.negatives += 1; if accepted[g][i] { t.falseAccepts += 1 } }
+                    if positive {
+                        t.positives += 1
+                        if accepted[g][i] { t.hits += 1 }
+                    } else {
+                        t.negatives += 1
+                        if accepted[g][i] { t.falseAccepts += 1 }
+                    }
                 }
                 return t
             }
@@ -87,31 +108,44 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
                 let tied = byRecall.filter { trainings[$0].falseAccepts == fewest }
                 let g = tied[tied.count / 2]
                 let held = tally(g) { $0.subject == s }
-                pooled.positives += held.positives; pooled.hits += held.hits
-                pooled.negatives += held.negatives; pooled.falseAccepts += held.falseAccepts
+                pooled.positives += held.positives
+                pooled.hits += held.hits
+                pooled.negatives += held.negatives
+                pooled.falseAccepts += held.falseAccepts
                 folds.append(Fold(heldOut: s, chosen: grid[g].0, training: trainings[g], heldOutTally: held))
             }
-            studies.append(Study(recognizer: r.name, kind: r.kind.rawValue, grid: grid.map(\.0), folds: folds, pooled: pooled))
+            studies.append(
+                Study(recognizer: r.name, kind: r.kind.rawValue, grid: grid.map(\.0), folds: folds, pooled: pooled))
         }
         return LeaveOneSubjectOut(studies: studies, falseAcceptBudget: falseAcceptBudget)
     }
 
     public func text() -> String {
-        var out = "Leave one subject out: parameters chosen on the other subjects (highest recall with false accepts ≤ \(formatFixed(falseAcceptBudget * 100, decimals: 2))% there), measured on the one left out\n"
+        var out =
+            "Leave one subject out: parameters chosen on the other subjects (highest recall with false accepts ≤ \(formatFixed(falseAcceptBudget * 100, decimals: 2))% there), measured on the one left out\n"
         for s in studies {
             out += "\n\(s.recognizer) (\(s.kind)), \(s.grid.count) candidates\n"
-            out += "  " + AccuracyReport.pad("held out", 10) + AccuracyReport.pad("chosen on the others", 48)
-                + AccuracyReport.pad("recall", 18, right: true) + AccuracyReport.pad("false accepts", 18, right: true) + "\n"
+            out +=
+                "  " + AccuracyReport.pad("held out", 10) + AccuracyReport.pad("chosen on the others", 48)
+                + AccuracyReport.pad("recall", 18, right: true) + AccuracyReport.pad("false accepts", 18, right: true)
+                + "\n"
             for f in s.folds {
                 let t = f.heldOutTally
-                out += "  " + AccuracyReport.pad(f.heldOut, 10) + AccuracyReport.pad(f.chosen, 48)
-                    + AccuracyReport.pad("\(t.hits)/\(t.positives) \(AccuracyReport.percent(t.recall))", 18, right: true)
-                    + AccuracyReport.pad("\(t.falseAccepts)/\(t.negatives) \(AccuracyReport.percent(t.falseAcceptRate))", 18, right: true) + "\n"
+                out +=
+                    "  " + AccuracyReport.pad(f.heldOut, 10) + AccuracyReport.pad(f.chosen, 48)
+                    + AccuracyReport.pad(
+                        "\(t.hits)/\(t.positives) \(AccuracyReport.percent(t.recall))", 18, right: true)
+                    + AccuracyReport.pad(
+                        "\(t.falseAccepts)/\(t.negatives) \(AccuracyReport.percent(t.falseAcceptRate))", 18, right: true
+                    ) + "\n"
             }
             let p = s.pooled
-            out += "  " + AccuracyReport.pad("pooled", 58)
+            out +=
+                "  " + AccuracyReport.pad("pooled", 58)
                 + AccuracyReport.pad("\(p.hits)/\(p.positives) \(AccuracyReport.percent(p.recall))", 18, right: true)
-                + AccuracyReport.pad("\(p.falseAccepts)/\(p.negatives) \(AccuracyReport.percent(p.falseAcceptRate))", 18, right: true) + "\n"
+                + AccuracyReport.pad(
+                    "\(p.falseAccepts)/\(p.negatives) \(AccuracyReport.percent(p.falseAcceptRate))", 18, right: true)
+                + "\n"
         }
         return out
     }
@@ -119,7 +153,8 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
     public func json() throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "null")
+        e.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "null")
         return String(decoding: try e.encode(self), as: UTF8.self)
     }
 }

@@ -13,7 +13,9 @@ public struct Perturbation: Sendable, Equatable {
     public var seed: UInt64 = 1
 
     public init(jitterMM: Double = 0, hookMM: Double = 0, seed: UInt64 = 1) {
-        self.jitterMM = jitterMM; self.hookMM = hookMM; self.seed = seed
+        self.jitterMM = jitterMM
+        self.hookMM = hookMM
+        self.seed = seed
     }
 
     public var isNone: Bool { jitterMM == 0 && hookMM == 0 }
@@ -60,4 +62,3 @@ public struct Perturbation: Sendable, Equatable {
         return s
     }
 }
-

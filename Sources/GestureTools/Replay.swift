@@ -17,7 +17,10 @@ public enum Replay {
     /// Holds every event in memory; `stream` does not.
     public static func load(recording path: String, descPath: String?) throws -> (DeviceDescription, [RawEvent]) {
         var events: [RawEvent] = []
-        let device = try read(recording: path, descPath: descPath) { _ in } event: { events.append($0) }
+        let device = try read(recording: path, descPath: descPath) { _ in
+        } event: {
+            events.append($0)
+        }
         return (device, events)
     }
 
@@ -25,21 +28,26 @@ public enum Replay {
     /// at the end of a file without events), then `event` for each `E:` line.
     /// Returns the description.
     @discardableResult
-    static func read(recording path: String, descPath: String?, device: (DeviceDescription) throws -> Void,
-                     event: (RawEvent) throws -> Void) throws -> DeviceDescription {
+    static func read(
+        recording path: String, descPath: String?, device: (DeviceDescription) throws -> Void,
+        event: (RawEvent) throws -> Void
+    ) throws -> DeviceDescription {
         let reader = try LineReader(path: path)
-        return try read(source: path, next: reader.next,
-                        describe: { try description(recorded: $0, path: path, descPath: descPath) },
-                        device: device, event: event)
+        return try read(
+            source: path, next: reader.next,
+            describe: { try description(recorded: $0, path: path, descPath: descPath) },
+            device: device, event: event)
     }
 
     /// The same from any source of lines; `describe` may replace the recorded
     /// description (or supply a missing one).
     @discardableResult
-    static func read(source: String, next: () throws -> Substring?,
-                     describe: (DeviceDescription?) throws -> DeviceDescription?,
-                     device: (DeviceDescription) throws -> Void,
-                     event: (RawEvent) throws -> Void) throws -> DeviceDescription {
+    static func read(
+        source: String, next: () throws -> Substring?,
+        describe: (DeviceDescription?) throws -> DeviceDescription?,
+        device: (DeviceDescription) throws -> Void,
+        event: (RawEvent) throws -> Void
+    ) throws -> DeviceDescription {
         var parser = EvemuParser()
         var described: DeviceDescription?
         func describeOnce() throws -> DeviceDescription {
@@ -66,7 +74,8 @@ public enum Replay {
     }
 
     /// The description to use: `descPath`'s, else the recorded one, else a sibling's.
-    static func description(recorded: DeviceDescription?, path: String, descPath: String?) throws -> DeviceDescription? {
+    static func description(recorded: DeviceDescription?, path: String, descPath: String?) throws -> DeviceDescription?
+    {
         if let descPath { return try parse(descPath).device }
         if recorded == nil || recorded?.axes.isEmpty == true, let sibling = siblingDescription(of: path) {
             return try parse(sibling).device
@@ -125,12 +134,16 @@ public enum Replay {
     /// The events of one recording, in event time, with the timers of the last
     /// sequence run out (a pending double-tap window closes after the recording).
     /// `warn` receives problems worth telling the user (no size for the device…).
-    public static func run(recording path: String, descPath: String?, configuration: Configuration,
-                           serial: UInt32 = 0, log: ArenaLog? = nil,
-                           warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
+    public static func run(
+        recording path: String, descPath: String?, configuration: Configuration,
+        serial: UInt32 = 0, log: ArenaLog? = nil,
+        warn: (String) -> Void = { _ in }
+    ) throws -> [GestureEvent] {
         var out: [GestureEvent] = []
-        try stream(recording: path, descPath: descPath, configuration: configuration, serial: serial, log: log,
-                   warn: warn) {
+        try stream(
+            recording: path, descPath: descPath, configuration: configuration, serial: serial, log: log,
+            warn: warn
+        ) {
             out.append($0)
         }
         return out
@@ -142,28 +155,36 @@ public enum Replay {
     /// device: what is still in flight (fingers down, a pan begun) is cancelled,
     /// once, with the reason "end of recording"; then the timers run out.
     /// `log` receives the trace of the recognizers it names and recognizer bugs.
-    public static func stream(recording path: String, descPath: String?, configuration: Configuration,
-                              serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
-                              emit: (GestureEvent) throws -> Void) throws {
+    public static func stream(
+        recording path: String, descPath: String?, configuration: Configuration,
+        serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
+        emit: (GestureEvent) throws -> Void
+    ) throws {
         let reader = try LineReader(path: path)
-        try stream(source: path, next: reader.next,
-                   describe: { try description(recorded: $0, path: path, descPath: descPath) },
-                   configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
+        try stream(
+            source: path, next: reader.next,
+            describe: { try description(recorded: $0, path: path, descPath: descPath) },
+            configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
     }
 
     /// Replays evemu text that carries its own description.
-    public static func stream(text: String, name: String = "<text>", configuration: Configuration,
-                              serial: UInt32 = 0, warn: (String) -> Void = { _ in },
-                              emit: (GestureEvent) throws -> Void) throws {
+    public static func stream(
+        text: String, name: String = "<text>", configuration: Configuration,
+        serial: UInt32 = 0, warn: (String) -> Void = { _ in },
+        emit: (GestureEvent) throws -> Void
+    ) throws {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
-        try stream(source: name, next: { lines.next() }, describe: { $0 }, configuration: configuration,
-                   serial: serial, log: nil, warn: warn, emit: emit)
+        try stream(
+            source: name, next: { lines.next() }, describe: { $0 }, configuration: configuration,
+            serial: serial, log: nil, warn: warn, emit: emit)
     }
 
-    static func stream(source path: String, next: () throws -> Substring?,
-                       describe: (DeviceDescription?) throws -> DeviceDescription?,
-                       configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, warn: (String) -> Void,
-                       emit: (GestureEvent) throws -> Void) throws {
+    static func stream(
+        source path: String, next: () throws -> Substring?,
+        describe: (DeviceDescription?) throws -> DeviceDescription?,
+        configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, warn: (String) -> Void,
+        emit: (GestureEvent) throws -> Void
+    ) throws {
         var pipeline: DevicePipeline?
         var converter: MtdevConverter?
         var lastTime: EventTime?
@@ -180,13 +201,16 @@ public enum Replay {
             }
             if geometry.sizeSource == .fallback {
                 let s = geometry.sizeMM
-                warn("warning: '\(device.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(s.x, decimals: 0)) × \(formatFixed(s.y, decimals: 0)) mm. Distances may be off; set size_mm = [width, height] in a [[device]] entry for it.")
+                warn(
+                    "warning: '\(device.name)' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(s.x, decimals: 0)) × \(formatFixed(s.y, decimals: 0)) mm. Distances may be off; set size_mm = [width, height] in a [[device]] entry for it."
+                )
             }
             if let problems = device.axisProblems {
                 warn("warning: '\(device.name)': \(problems)")
             }
-            pipeline = DevicePipeline(description: device, geometry: geometry, configuration: configuration,
-                                      serial: serial, log: log)
+            pipeline = DevicePipeline(
+                description: device, geometry: geometry, configuration: configuration,
+                serial: serial, log: log)
         } event: { e in
             guard let pipeline else { return }
             lastTime = e.time
@@ -196,13 +220,17 @@ public enum Replay {
         guard let pipeline, let last = lastTime else { return }
         let decoder = pipeline.decoder
         if decoder.clampedCount > 0, let first = decoder.firstClamped {
-            warn("warning: \(path): \(decoder.clampedCount) position value(s) outside the device's declared range were clamped to it (the first: \(first.value) at \(first.time) s)")
+            warn(
+                "warning: \(path): \(decoder.clampedCount) position value(s) outside the device's declared range were clamped to it (the first: \(first.value) at \(first.time) s)"
+            )
         }
         // Fingers down in the decoder, or in the last frame the arena saw: a
         // recording cut inside a frame may lift a finger the arena never hears of.
         let down = max(decoder.liveTouchCount, decoder.lastFrame.liveCount)
         if down > 0 {
-            warn("warning: \(path) ends with \(down) finger(s) still down; what they began is cancelled (\(endOfRecording))")
+            warn(
+                "warning: \(path) ends with \(down) finger(s) still down; what they began is cancelled (\(endOfRecording))"
+            )
             pipeline.cancelAll(at: last, because: .endOfRecording)
             try pipeline.drain(emit)
         }
@@ -251,7 +279,8 @@ final class LineReader {
                     lineNumber += 1
                     return Substring(String(decoding: line, as: UTF8.self))
                 }
-                start = 0; end = n
+                start = 0
+                end = n
             }
             if let nl = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
                 line.append(contentsOf: buffer[start..<nl])

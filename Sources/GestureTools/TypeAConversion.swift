@@ -6,7 +6,8 @@ import LinuxInput
 /// The live reader does it through libmtdev; so does replay, with the same
 /// converter set up from the recorded description.
 public enum TypeAConversion {
-    public static func convert(device: DeviceDescription, events: [RawEvent]) throws -> (DeviceDescription, [RawEvent]) {
+    public static func convert(device: DeviceDescription, events: [RawEvent]) throws -> (DeviceDescription, [RawEvent])
+    {
         do {
             return try convertTypeA(events: events, device: device)
         } catch {

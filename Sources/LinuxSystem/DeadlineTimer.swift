@@ -1,6 +1,6 @@
 import CLinux
-import Glibc
 import GestureCore
+import Glibc
 
 /// One timerfd on CLOCK_MONOTONIC, armed at an absolute deadline: the one
 /// timer of the daemon. With no deadline it is disarmed, so an idle daemon has

@@ -79,8 +79,10 @@ public final class EventLoop {
     /// Calls `handler` on this thread whenever `fd` is ready for `interest`
     /// (hangup and error are always reported).
     @discardableResult
-    public func register(_ fd: FileDescriptor, for interest: Events = .readable,
-                         handler: @escaping Handler) throws(Errno) -> Registration {
+    public func register(
+        _ fd: FileDescriptor, for interest: Events = .readable,
+        handler: @escaping Handler
+    ) throws(Errno) -> Registration {
         let id = nextID
         nextID += 1
         var ev = epoll_event()

@@ -48,7 +48,10 @@ public struct FileDescriptor: Hashable, Sendable {
     public func writeAll(_ string: String) throws(Errno) {
         var s = string
         let failure = s.withUTF8 { buf -> Errno? in
-            do throws(Errno) { try writeAll(UnsafeRawBufferPointer(buf)); return nil } catch { return error }
+            do throws(Errno) {
+                try writeAll(UnsafeRawBufferPointer(buf))
+                return nil
+            } catch { return error }
         }
         if let failure { throw failure }
     }

@@ -23,11 +23,15 @@ public final class Logger {
     private let output: ((String) -> Void)?
 
     public init(program: String, verbose: Bool = false) {
-        self.program = program; self.verbose = verbose; output = nil
+        self.program = program
+        self.verbose = verbose
+        output = nil
     }
 
     public init(program: String, verbose: Bool = false, output: @escaping (String) -> Void) {
-        self.program = program; self.verbose = verbose; self.output = output
+        self.program = program
+        self.verbose = verbose
+        self.output = output
     }
 
     public func info(_ message: String) { write("\(program): \(message)") }
@@ -45,7 +49,10 @@ public final class Logger {
     }
 
     private func write(_ line: String) {
-        if let output { output(line); return }
+        if let output {
+            output(line)
+            return
+        }
         // stderr unbuffered, one write per line; nothing to do if it fails.
         try? FileDescriptor.standardError.writeAll(line + "\n")
     }
@@ -63,7 +70,10 @@ public struct LogLimiter: Sendable {
     private var passed = 0
     public private(set) var suppressed = 0
 
-    public init(burst: Int, window: Millis) { self.burst = burst; self.window = window }
+    public init(burst: Int, window: Millis) {
+        self.burst = burst
+        self.window = window
+    }
 
     /// Whether a line may go out now, and how many were held back before it.
     public enum Verdict: Equatable, Sendable { case allowed(suppressedBefore: Int), suppressed }
@@ -72,7 +82,10 @@ public struct LogLimiter: Sendable {
     /// last one allowed, when a new window begins) or suppressed.
     public mutating func allow(at now: EventTime) -> Verdict {
         if let start = windowStart, now - start < window {
-            guard passed < burst else { suppressed += 1; return .suppressed }
+            guard passed < burst else {
+                suppressed += 1
+                return .suppressed
+            }
             passed += 1
             return .allowed(suppressedBefore: 0)
         }
@@ -89,4 +102,3 @@ public struct LogLimiter: Sendable {
         return line + " (\(held) similar line\(held == 1 ? "" : "s") suppressed in the last \(window))"
     }
 }
-

@@ -1,6 +1,6 @@
 import CSocketShim
-import Glibc
 import GestureCore
+import Glibc
 
 /// A failed system call of the socket layer: which call, on what, and errno.
 public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -8,7 +8,9 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
     public var errno: Int32
     public var message: String?
     public init(_ call: String, errno: Int32, _ message: String? = nil) {
-        self.call = call; self.errno = errno; self.message = message
+        self.call = call
+        self.errno = errno
+        self.message = message
     }
     public var description: String {
         let base = "\(call): \(String(cString: strerror(errno)))"
@@ -29,7 +31,9 @@ package enum SocketSys {
     }
 
     /// Fills a `sockaddr_un` for `path` (a leading `@` means the abstract namespace).
-    package static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) throws(SocketError) -> R {
+    package static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R)
+        throws(SocketError) -> R
+    {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
@@ -60,7 +64,8 @@ package enum SocketSys {
     static func peerGroups(_ fd: Int32) -> [UInt32]? {
         var groups = [UInt32](repeating: 0, count: 64)
         for _ in 0..<2 {
-            let n = Int(groups.withUnsafeMutableBufferPointer { gestured_peer_groups(fd, $0.baseAddress, Int32($0.count)) })
+            let n = Int(
+                groups.withUnsafeMutableBufferPointer { gestured_peer_groups(fd, $0.baseAddress, Int32($0.count)) })
             guard n >= 0 else { return nil }
             if n <= groups.count { return Array(groups[0..<n]) }
             groups = [UInt32](repeating: 0, count: n)  // more than 64: the kernel said how many
@@ -112,6 +117,9 @@ public struct PeerCredentials: Sendable, Equatable {
     /// Supplementary groups (SO_PEERGROUPS); empty when the kernel would not say.
     public var groups: [UInt32] = []
     public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
-        self.pid = pid; self.uid = uid; self.gid = gid; self.groups = groups
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+        self.groups = groups
     }
 }

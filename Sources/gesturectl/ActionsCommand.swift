@@ -25,13 +25,19 @@ struct ActionsCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
-    @Option(name: .long, help: ArgumentHelp("The actions file.", valueName: "PATH"), completion: .file(extensions: ["toml"]))
+    @Option(
+        name: .long, help: ArgumentHelp("The actions file.", valueName: "PATH"), completion: .file(extensions: ["toml"])
+    )
     var file: String?
 
-    @Option(name: .long, help: ArgumentHelp("At most this many commands running at once (wins over the file's max_running).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "At most this many commands running at once (wins over the file's max_running).", valueName: "N"))
     var maxRunning: Int?
 
-    @Flag(name: .long, help: "Check the file and print what it would subscribe to, then exit: 0 if it is fine, 1 if not.")
+    @Flag(
+        name: .long, help: "Check the file and print what it would subscribe to, then exit: 0 if it is fine, 1 if not.")
     var check = false
 
     @Flag(name: .long, help: "Keep the normal scheduling policy instead of SCHED_BATCH (see subscribe).")
@@ -45,8 +51,9 @@ struct ActionsCommand: ParsableCommand {
 
     func run() throws {
         // The same code as gesture-run's, which gesturectl execs for a run without --check.
-        let arguments = ActionsArguments(file: file, maxRunning: maxRunning, socket: socket.socket, check: check,
-                                         batch: !noBatch)
+        let arguments = ActionsArguments(
+            file: file, maxRunning: maxRunning, socket: socket.socket, check: check,
+            batch: !noBatch)
         let status = arguments.run(environment: ProcessInfo.processInfo.environment)
         if status != 0 { throw ExitCode(status) }
     }

@@ -9,7 +9,8 @@ import GestureTools
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the hot path: replay recordings through decoder, arena and the socket's serialisation; print the time per kernel event and the heap allocations per frame.",
+        abstract:
+            "Measure the hot path: replay recordings through decoder, arena and the socket's serialisation; print the time per kernel event and the heap allocations per frame.",
         discussion: """
             Each recording is replayed once to warm up, then --iterations times without \
             serialisation and --iterations times with every event encoded as the socket's \
@@ -47,16 +48,19 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let counted = gestured_allocations_counted() != 0
-        let r = try Benchmark.run(recordings: recordings, configuration: try config.load(),
-                                  iterations: iterations ?? (quick ? 20 : 200),
-                                  allocationIterations: allocationIterations, subscribers: subscribers,
-                                  allocations: counted ? { gestured_allocations() } : nil)
+        let r = try Benchmark.run(
+            recordings: recordings, configuration: try config.load(),
+            iterations: iterations ?? (quick ? 20 : 200),
+            allocationIterations: allocationIterations, subscribers: subscribers,
+            allocations: counted ? { gestured_allocations() } : nil)
         print(Self.report(r))
         if !counted { print("(allocations not counted: a sanitizer build brings its own malloc)") }
         var failures: [String] = []
         for (what, a) in [("pipeline", r.total.allocations), ("daemon's turns", r.total.daemonAllocations)] {
             guard let a, let first = a.firstAllocatingSteadyFrame else { continue }
-            failures.append("\(what): \(a.allocatingSteadyFrames) steady moving frame(s) allocated, \(a.inSteadyFrames) allocations over \(a.replays) replays; the first at \(first.time) with \(first.allocations), emitting \(first.emitted)")
+            failures.append(
+                "\(what): \(a.allocatingSteadyFrames) steady moving frame(s) allocated, \(a.inSteadyFrames) allocations over \(a.replays) replays; the first at \(first.time) with \(first.allocations), emitting \(first.emitted)"
+            )
         }
         if failures.isEmpty { return }
         if quick { throw CleanExit.message("gesturectl bench: FAIL: " + failures.joined(separator: "; "), code: 1) }
@@ -67,27 +71,39 @@ struct BenchCommand: ParsableCommand {
         func fmt(_ v: Double?, _ d: Int) -> String { v.map { formatFixed($0, decimals: d) } ?? "-" }
         let all = r.recordings + [r.total]
         var out = table(
-            ["recording", "events", "frames", "moving", "steady", "gestures", "ns/event", "ns/event no JSON", "ns/frame",
-             "allocs/frame", "allocs/moving", "allocs/steady"],
+            [
+                "recording", "events", "frames", "moving", "steady", "gestures", "ns/event", "ns/event no JSON",
+                "ns/frame",
+                "allocs/frame", "allocs/moving", "allocs/steady",
+            ],
             all.map { f in
                 let a = f.perFrame(f.allocations)
-                return [f.name, String(f.events), String(f.frames), String(f.movingFrames), String(f.steadyFrames),
-                        String(f.gestureEvents), fmt(f.nanosecondsPerEvent, 0), fmt(f.nanosecondsPerEventPipelineOnly, 0),
-                        fmt(f.nanosecondsPerFrame, 0), fmt(a?.all, 3), fmt(a?.moving, 3), fmt(a?.steady, 3)]
+                return [
+                    f.name, String(f.events), String(f.frames), String(f.movingFrames), String(f.steadyFrames),
+                    String(f.gestureEvents), fmt(f.nanosecondsPerEvent, 0), fmt(f.nanosecondsPerEventPipelineOnly, 0),
+                    fmt(f.nanosecondsPerFrame, 0), fmt(a?.all, 3), fmt(a?.moving, 3), fmt(a?.steady, 3),
+                ]
             })
         let t = r.total
-        out += "\nper recording and replay; \(t.iterations) timed replays per pass (the fastest of 5 rounds counts), "
+        out +=
+            "\nper recording and replay; \(t.iterations) timed replays per pass (the fastest of 5 rounds counts), "
             + "\(t.allocations?.replays ?? 0) counted for allocations; ns/event includes encoding every emitted event "
             + "as a socket line (\(t.bytes) bytes per round of all recordings)\n\n"
-        out += "the daemon's turns: its core handed one frame per read, publishing to \(r.subscribers) subscriber(s) "
+        out +=
+            "the daemon's turns: its core handed one frame per read, publishing to \(r.subscribers) subscriber(s) "
             + "on a Unix socket (one gathering write each per turn):\n"
         out += table(
-            ["recording", "ns/event", "ns/frame", "allocs/frame", "allocs/moving", "allocs/steady", "bytes/subscriber"],
+            [
+                "recording", "ns/event", "ns/frame", "allocs/frame", "allocs/moving", "allocs/steady",
+                "bytes/subscriber",
+            ],
             all.map { f in
                 let a = f.perFrame(f.daemonAllocations)
-                return [f.name, fmt(f.nanosecondsPerEventDaemon, 0),
-                        fmt(f.secondsDaemon * 1e9 / Double(max(f.frames * f.iterations, 1)), 0),
-                        fmt(a?.all, 3), fmt(a?.moving, 3), fmt(a?.steady, 3), String(f.bytesPerSubscriber)]
+                return [
+                    f.name, fmt(f.nanosecondsPerEventDaemon, 0),
+                    fmt(f.secondsDaemon * 1e9 / Double(max(f.frames * f.iterations, 1)), 0),
+                    fmt(a?.all, 3), fmt(a?.moving, 3), fmt(a?.steady, 3), String(f.bytesPerSubscriber),
+                ]
             })
         return out
     }
@@ -97,8 +113,9 @@ struct BenchCommand: ParsableCommand {
         let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { c, v in
-                c == 0 ? v.padding(toLength: widths[0], withPad: " ", startingAt: 0)
-                       : String(repeating: " ", count: widths[c] - v.count) + v
+                c == 0
+                    ? v.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - v.count) + v
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,26 +1,36 @@
 import ArgumentParser
 import CLinux
-import Glibc
+import GestureConfig
 import GestureCore
 import GestureDaemon
-import GestureConfig
+import Glibc
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine.")
+        abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine."
+    )
 
     @Argument(help: "The config file.", completion: .file(extensions: ["toml"]))
     var file: String?
 
-    @Flag(name: .long, help: "Print every recognizer kind's keys (type, range, default, meaning) as Markdown tables, and check nothing.")
+    @Flag(
+        name: .long,
+        help:
+            "Print every recognizer kind's keys (type, range, default, meaning) as Markdown tables, and check nothing.")
     var keys = false
 
-    @Option(name: .long, help: ArgumentHelp("Load the file this many more times, as reloads would, and print the heap in use before and after (a reload must not grow it).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Load the file this many more times, as reloads would, and print the heap in use before and after (a reload must not grow it).",
+            valueName: "N"))
     var repeatLoads: Int?
 
     func validate() throws {
-        if keys && (file != nil || repeatLoads != nil) { throw ValidationError("--keys takes no file and no --repeat-loads") }
+        if keys && (file != nil || repeatLoads != nil) {
+            throw ValidationError("--keys takes no file and no --repeat-loads")
+        }
         if !keys && file == nil { throw ValidationError("Missing expected argument '<file>'") }
     }
 
@@ -41,7 +51,9 @@ struct CheckCommand: ParsableCommand {
             clock_gettime(CLOCK_MONOTONIC, &ended)
             let after = mallinfo2().uordblks
             let us = Double(ended.tv_sec - started.tv_sec) * 1e6 + Double(ended.tv_nsec - started.tv_nsec) / 1e3
-            print("\(file): \(n) loads (\(failed) refused), \(Int(us / Double(n))) µs each; heap in use after the first: \(before) bytes, after \(n) more: \(after) bytes (\(Int(after) - Int(before)) growth)")
+            print(
+                "\(file): \(n) loads (\(failed) refused), \(Int(us / Double(n))) µs each; heap in use after the first: \(before) bytes, after \(n) more: \(after) bytes (\(Int(after) - Int(before)) growth)"
+            )
         }
         let c = try loadConfig(path: file)
         let names = c.recognizers.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")

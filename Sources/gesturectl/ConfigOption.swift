@@ -6,7 +6,11 @@ import GestureDaemon
 
 /// `--config FILE`, shared by every subcommand that needs a configuration.
 struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Config file (default: $GESTURED_CONFIG, then \(ConfigLoader.systemPath), then the built-in one).", valueName: "FILE"), completion: .file(extensions: ["toml"]))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Config file (default: $GESTURED_CONFIG, then \(ConfigLoader.systemPath), then the built-in one).",
+            valueName: "FILE"), completion: .file(extensions: ["toml"]))
     var config: String?
 
     func load() throws -> Configuration {

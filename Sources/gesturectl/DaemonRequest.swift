@@ -8,7 +8,9 @@ import LinuxSystem
 /// One request to the running daemon for the commands that change it (rotate,
 /// profile, pause, resume): connect, send, and hand back the reply, or exit
 /// with the daemon's error on stderr and status 1.
-func askDaemon(_ socket: SocketOption, _ request: String, command: String) throws -> (hello: JSONValue, reply: JSONValue) {
+func askDaemon(_ socket: SocketOption, _ request: String, command: String) throws -> (
+    hello: JSONValue, reply: JSONValue
+) {
     let c: DaemonConnection
     do { c = try DaemonConnection(path: socket.path) } catch {
         throw CleanExit.message("gesturectl \(command): \(error)", code: 1)
@@ -27,7 +29,8 @@ func askDaemon(_ socket: SocketOption, _ request: String, command: String) throw
 }
 
 /// Who may send the requests that change the daemon, for their --help.
-let controlRightsHelp = "It changes the daemon for every subscriber: root, the daemon's own user, the user active at "
+let controlRightsHelp =
+    "It changes the daemon for every subscriber: root, the daemon's own user, the user active at "
     + "the touchscreen's seat and members of its control group (gestured-control) may; see gestured(8), CONTROL."
 
 /// What to do when the daemon refuses a request that changes it: who may, and how.
@@ -66,7 +69,10 @@ func quoted(_ s: String) -> String {
 
 /// Prints a `profile` reply (of `profile`, `pause`, `resume`); its warning goes to stderr.
 func printProfileReply(_ reply: JSONValue, json: Bool) {
-    if json { print(reply.json); return }
+    if json {
+        print(reply.json)
+        return
+    }
     let name = text(reply["profile"])
     if reply["paused"] == .bool(true) {
         print("paused: no recognizer takes part from the next touch on; resume returns to profile \(name)")

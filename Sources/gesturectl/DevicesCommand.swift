@@ -8,7 +8,9 @@ import LinuxInput
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List input event nodes: the touchscreens gestured uses, with size, slots and calibration, and why the others are skipped.")
+        abstract:
+            "List input event nodes: the touchscreens gestured uses, with size, slots and calibration, and why the others are skipped."
+    )
 
     @OptionGroup var config: ConfigOption
 
@@ -69,7 +71,9 @@ struct DevicesCommand: ParsableCommand {
                 "invalid_calibration": str(r.invalidCalibration),
             ]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data("[]".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]))
+            ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -7,20 +7,23 @@ import GestureTools
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Draw why: each touch's path in mm and, for every recognizer that looked at it, its evidence, decision and reason.",
+        abstract:
+            "Draw why: each touch's path in mm and, for every recognizer that looked at it, its evidence, decision and reason.",
         discussion: """
-        INPUT is an evemu recording or a $1-style stroke file (.xml). The SVG shows the \
-        fitted circle, its centre and inner box, bounding boxes, the checkmark vertex and \
-        arms, tickle reversals and tap radius, with a legend, a 10 mm grid and a scale bar; \
-        every decision is printed too. --png needs rsvg-convert (Debian: librsvg2-bin).
-        """)
+            INPUT is an evemu recording or a $1-style stroke file (.xml). The SVG shows the \
+            fitted circle, its centre and inner box, bounding boxes, the checkmark vertex and \
+            arms, tickle reversals and tap radius, with a legend, a 10 mm grid and a scale bar; \
+            every decision is printed too. --png needs rsvg-convert (Debian: librsvg2-bin).
+            """)
 
     @OptionGroup var config: ConfigOption
 
     @Option(name: .long, help: ArgumentHelp("Write the picture as SVG here.", valueName: "FILE"), completion: .file())
     var svg: String?
 
-    @Option(name: .long, help: ArgumentHelp("Also write it as PNG here (rsvg-convert).", valueName: "FILE"), completion: .file())
+    @Option(
+        name: .long, help: ArgumentHelp("Also write it as PNG here (rsvg-convert).", valueName: "FILE"),
+        completion: .file())
     var png: String?
 
     @Option(name: .customLong("px-per-mm"), help: "Stroke pixels per millimetre for .xml strokes.")
@@ -40,8 +43,9 @@ struct ExplainCommand: ParsableCommand {
         do {
             let frames = try Explanation.frames(of: input, configuration: configuration, pxPerMM: pxPerMM)
             let name = input.split(separator: "/").suffix(3).joined(separator: "/")
-            explanation = Explanation(title: "\(name) — config \(configuration.source)", frames: frames,
-                                      configuration: configuration)
+            explanation = Explanation(
+                title: "\(name) — config \(configuration.source)", frames: frames,
+                configuration: configuration)
         } catch {
             throw CleanExit.message("gesturectl explain: \(error)", code: 1)
         }

@@ -15,11 +15,14 @@ import LinuxInput
 struct LisgdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lisgd",
-        abstract: "Run lisgd's command line (-d -g -t -T -r -m -o -w -h -s -v) through gestured's recognizers, as the user; --print-config shows the equivalent gestured.toml and actions.toml.",
+        abstract:
+            "Run lisgd's command line (-d -g -t -T -r -m -o -w -h -s -v) through gestured's recognizers, as the user; --print-config shows the equivalent gestured.toml and actions.toml.",
         discussion: LisgdOptions.usage,
         helpNames: [])
 
-    @Argument(parsing: .captureForPassthrough, help: "lisgd's options, and --print-config[=gestured|actions], --desc FILE, --replay FILE, --help.")
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: "lisgd's options, and --print-config[=gestured|actions], --desc FILE, --replay FILE, --help.")
     var arguments: [String] = []
 
     func run() throws {
@@ -30,7 +33,8 @@ struct LisgdCommand: ParsableCommand {
         if let i = args.firstIndex(where: { $0.hasPrefix("--print-config=") }) {
             only = String(args[i].dropFirst("--print-config=".count))
             guard only == "gestured" || only == "actions" else {
-                throw CleanExit.message("gesturectl lisgd: --print-config= takes gestured or actions, got '\(only!)'", code: 1)
+                throw CleanExit.message(
+                    "gesturectl lisgd: --print-config= takes gestured or actions, got '\(only!)'", code: 1)
             }
             args[i] = "--print-config"
         }
@@ -43,7 +47,9 @@ struct LisgdCommand: ParsableCommand {
             return
         }
         if options.descPath != nil && options.replayPath == nil && !options.printConfig {
-            throw CleanExit.message("gesturectl lisgd: --desc only describes the device for --replay or --print-config; without them there is nothing to read", code: 1)
+            throw CleanExit.message(
+                "gesturectl lisgd: --desc only describes the device for --replay or --print-config; without them there is nothing to read",
+                code: 1)
         }
         // Named lisgd for pgrep and pkill, and stopped along with its parent, as lisgd.
         guard LisgdLive.becomeLisgd() else { return }
@@ -77,8 +83,14 @@ struct LisgdCommand: ParsableCommand {
         var lisgdArgs: [String] = []
         var skip = false
         for a in args {
-            if skip { skip = false; continue }
-            if a == "--desc" || a == "--replay" { skip = true; continue }
+            if skip {
+                skip = false
+                continue
+            }
+            if a == "--desc" || a == "--replay" {
+                skip = true
+                continue
+            }
             if a == "--print-config" || a == "--help" { continue }
             lisgdArgs.append(a)
         }
@@ -87,7 +99,9 @@ struct LisgdCommand: ParsableCommand {
         }
         let configuration: Configuration
         do { configuration = try translation.configuration() } catch {
-            throw CleanExit.message("gesturectl lisgd: bug in gestured: the translated config does not load:\n\(error)\n\(translation.gesturedTOML)", code: 70)
+            throw CleanExit.message(
+                "gesturectl lisgd: bug in gestured: the translated config does not load:\n\(error)\n\(translation.gesturedTOML)",
+                code: 70)
         }
         if options.printConfig {
             switch only {
@@ -108,12 +122,15 @@ struct LisgdCommand: ParsableCommand {
         }
         guard let device else { return }
         if options.verbose {
-            say("reading \(device.node.devnode ?? options.device) '\(description.name)' with \(configuration.recognizers.count) recognizers for \(options.bindings.count) bindings; a lisgd pixel is \(formatFixed(translation.mmPerPx, decimals: 4)) mm")
+            say(
+                "reading \(device.node.devnode ?? options.device) '\(description.name)' with \(configuration.recognizers.count) recognizers for \(options.bindings.count) bindings; a lisgd pixel is \(formatFixed(translation.mmPerPx, decimals: 4)) mm"
+            )
         }
         let status: Int32
         do {
-            let runner = try LisgdRunner(translation: translation, configuration: configuration, device: device,
-                                         verbose: options.verbose, say: say)
+            let runner = try LisgdRunner(
+                translation: translation, configuration: configuration, device: device,
+                verbose: options.verbose, say: say)
             status = try runner.run()
         } catch {
             throw CleanExit.message("gesturectl lisgd: \(error)", code: 1)
@@ -123,12 +140,18 @@ struct LisgdCommand: ParsableCommand {
 
     /// Plays a recording through the translation and prints each binding that
     /// fires, with its event's time, instead of running commands.
-    func replay(_ path: String, options: LisgdOptions, translation: LisgdTranslation, configuration: Configuration,
-                say: @escaping (String) -> Void) throws {
+    func replay(
+        _ path: String, options: LisgdOptions, translation: LisgdTranslation, configuration: Configuration,
+        say: @escaping (String) -> Void
+    ) throws {
         do {
-            try Replay.stream(recording: path, descPath: options.descPath, configuration: configuration,
-                              warn: { say($0) }) { e in
-                if options.verbose, e.state != .failed, translation.route(named: e.name) != nil { say("event: \(e.json)") }
+            try Replay.stream(
+                recording: path, descPath: options.descPath, configuration: configuration,
+                warn: { say($0) }
+            ) { e in
+                if options.verbose, e.state != .failed, translation.route(named: e.name) != nil {
+                    say("event: \(e.json)")
+                }
                 guard let b = translation.binding(for: e) else { return }
                 print("\(formatFixed(e.time.seconds, decimals: 6)) \(b.number) \(e.name) \(b.command)")
             }

@@ -4,7 +4,8 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Stop recognizing gestures until `gesturectl resume` (a screen turned off or locked).",
-        discussion: "No recognizer takes part from the next touch on; a gesture in flight finishes. The pause outlives a config reload.\n\n"
+        discussion:
+            "No recognizer takes part from the next touch on; a gesture in flight finishes. The pause outlives a config reload.\n\n"
             + controlRightsHelp)
 
     @OptionGroup var socket: SocketOption

@@ -8,17 +8,26 @@ import GestureTools
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Run evemu recordings through the real decoder and recognizers; print one JSON line per gesture event.")
+        abstract:
+            "Run evemu recordings through the real decoder and recognizers; print one JSON line per gesture event.")
 
     @OptionGroup var config: ConfigOption
 
-    @Option(name: .long, help: ArgumentHelp("Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"),
+        completion: .file())
     var desc: String?
 
     @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
     var failures = false
 
-    @Option(name: .long, help: ArgumentHelp("Trace the recognizer NAME on stderr, every transition as `name: old → event → new (reason)`; repeat for more, `all` for every one.", valueName: "NAME"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Trace the recognizer NAME on stderr, every transition as `name: old → event → new (reason)`; repeat for more, `all` for every one.",
+            valueName: "NAME"))
     var trace: [String] = []
 
     @Argument(help: "evemu recordings (.events/.event).", completion: .file())
@@ -28,7 +37,9 @@ struct ReplayCommand: ParsableCommand {
         let configuration = try config.load()
         let known = configuration.recognizers.map(\.name)
         for name in trace where name != "all" && !known.contains(name) {
-            throw CleanExit.message("gesturectl replay: --trace \(name): no recognizer of that name in \(configuration.source); known: \(known.joined(separator: ", "))", code: 1)
+            throw CleanExit.message(
+                "gesturectl replay: --trace \(name): no recognizer of that name in \(configuration.source); known: \(known.joined(separator: ", "))",
+                code: 1)
         }
         // Each event is written as it is decided, through a small buffer: a
         // recording of any length replays in bounded memory.
@@ -42,8 +53,10 @@ struct ReplayCommand: ParsableCommand {
         }
         for (i, path) in recordings.enumerated() {
             do {
-                try Replay.stream(recording: path, descPath: desc, configuration: configuration,
-                                  serial: UInt32(truncatingIfNeeded: i), log: log) { warning in
+                try Replay.stream(
+                    recording: path, descPath: desc, configuration: configuration,
+                    serial: UInt32(truncatingIfNeeded: i), log: log
+                ) { warning in
                     out.flush()
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
                 } emit: { e in

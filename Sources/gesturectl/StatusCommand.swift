@@ -21,14 +21,22 @@ struct StatusCommand: ParsableCommand {
             throw CleanExit.message("gesturectl: \(error)", code: 1)
         }
         guard case .line = c.readLine(timeoutMS: 5000), c.send("{\"cmd\":\"status\"}"),
-              case .line(let line) = c.readLine(timeoutMS: 5000), let s = try? JSONValue.parse(line),
-              s["type"] == .string("status") else {
+            case .line(let line) = c.readLine(timeoutMS: 5000), let s = try? JSONValue.parse(line),
+            s["type"] == .string("status")
+        else {
             throw CleanExit.message("gesturectl: no status reply from \(socket.path)", code: 1)
         }
-        if json { print(line); return }
+        if json {
+            print(line)
+            return
+        }
         // Names come from devices and config files: escape what a terminal would obey.
-        func n(_ v: JSONValue?) -> String { v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 200) } ?? "?" }
-        print("gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))")
+        func n(_ v: JSONValue?) -> String {
+            v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 200) } ?? "?"
+        }
+        print(
+            "gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))"
+        )
         if case .array(let devices)? = s["devices"] {
             print("devices: \(devices.count)")
             for d in devices {
@@ -39,22 +47,29 @@ struct StatusCommand: ParsableCommand {
             }
         }
         if case .array(let rs)? = s["recognizers"] {
-            print("recognizers: " + rs.map { r in
-                let profiles = strings(r["profiles"])
-                let tagged = profiles == ["default"] || profiles.isEmpty ? "" : "; " + profiles.joined(separator: ", ")
-                return "\(n(r["name"])) (\(n(r["kind"]))\(tagged))"
-            }.joined(separator: ", "))
+            print(
+                "recognizers: "
+                    + rs.map { r in
+                        let profiles = strings(r["profiles"])
+                        let tagged =
+                            profiles == ["default"] || profiles.isEmpty ? "" : "; " + profiles.joined(separator: ", ")
+                        return "\(n(r["name"])) (\(n(r["kind"]))\(tagged))"
+                    }.joined(separator: ", "))
         }
         if let profile = s["profile"] {
             print("profile: \(n(profile))" + (s["paused"] == .bool(true) ? " (paused: no recognizer takes part)" : ""))
         }
         if case .array(let clients)? = s["clients"] {
             let subscribers = clients.filter { $0["subscribed"] == .bool(true) }.count
-            print("clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))")
+            print(
+                "clients: \(clients.count), subscribers: \(subscribers); events published: \(n(s["events_published"])), subscribers dropped: \(n(s["subscribers_dropped"]))"
+            )
             for cl in clients {
                 let filter = cl["filter"].map { " filter \(sanitizedForLog($0.json, maxCharacters: 300))" } ?? ""
                 let unread = cl["unsent_bytes"].map { ", \(n($0)) bytes unread in the socket" } ?? ""
-                print("  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines\(unread)")
+                print(
+                    "  #\(n(cl["id"])) pid \(n(cl["pid"])) uid \(n(cl["uid"]))\(filter) sent \(n(cl["sent"])) queued \(n(cl["queued_lines"])) lines\(unread)"
+                )
             }
         }
     }

@@ -3,13 +3,16 @@ import Foundation
 import GestureClient
 import GestureCore
 import GestureDaemon
-import Glibc
 import GestureProtocol
+import Glibc
 import LinuxSystem
 
 /// `--socket PATH`, shared by the commands that talk to the daemon.
 struct SocketOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("gestured's socket (default: $GESTURED_SOCKET, then \(DaemonSocket.defaultPath)).", valueName: "PATH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "gestured's socket (default: $GESTURED_SOCKET, then \(DaemonSocket.defaultPath)).", valueName: "PATH"))
     var socket: String?
 
     var path: String {
@@ -45,35 +48,48 @@ struct SubscribeCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Only this recognizer (by configured name); repeatable.", valueName: "N"))
     var name: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Only this kind (tap, circle, …); repeatable.", valueName: "K"),
-            completion: .list(GestureKind.allCases.map(\.rawValue)))
+    @Option(
+        name: .long, help: ArgumentHelp("Only this kind (tap, circle, …); repeatable.", valueName: "K"),
+        completion: .list(GestureKind.allCases.map(\.rawValue)))
     var kind: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Only this state (began, changed, ended, recognized, cancelled, failed); repeatable.", valueName: "S"),
-            completion: .list(["began", "changed", "ended", "recognized", "cancelled", "failed"]))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only this state (began, changed, ended, recognized, cancelled, failed); repeatable.", valueName: "S"),
+        completion: .list(["began", "changed", "ended", "recognized", "cancelled", "failed"]))
     var state: [String] = []
     @Option(name: .long, help: ArgumentHelp("Only this device (its name); repeatable.", valueName: "D"))
     var device: [String] = []
     @Flag(name: .long, help: "Also receive failed transitions, with their reasons.")
     var failures = false
-    @Option(name: .long, help: ArgumentHelp("Run CMD (via /bin/sh -c) for each event instead of printing it.", valueName: "CMD"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Run CMD (via /bin/sh -c) for each event instead of printing it.", valueName: "CMD"))
     var exec: String?
     @Option(name: .long, help: "At most this many commands running at once.")
     var maxChildren = 4
     @Option(name: .long, help: "With --exec: at most this many events waiting for a command slot.")
     var backlog = 256
-    @Option(name: .long, help: ArgumentHelp("Ask gestured for the latest changed only (latest) or at most N per second per gesture.", valueName: "latest|N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ask gestured for the latest changed only (latest) or at most N per second per gesture.",
+            valueName: "latest|N"))
     var changed: String?
 
     func validate() throws {
         for k in kind where GestureKind(rawValue: k) == nil {
-            throw ValidationError("unknown kind '\(k)'; kinds are \(GestureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown kind '\(k)'; kinds are \(GestureKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         for s in state where GestureState(rawValue: s) == nil || s == "possible" {
-            throw ValidationError("unknown state '\(s)'; states are began, changed, ended, recognized, cancelled, failed")
+            throw ValidationError(
+                "unknown state '\(s)'; states are began, changed, ended, recognized, cancelled, failed")
         }
         if maxChildren < 1 { throw ValidationError("--max-children must be at least 1") }
         if backlog < 1 { throw ValidationError("--backlog must be at least 1") }
-        if let changed, changed != "latest", changed != "all", !(Int(changed).map { (1...1000).contains($0) } ?? false) {
+        if let changed, changed != "latest", changed != "all", !(Int(changed).map { (1...1000).contains($0) } ?? false)
+        {
             throw ValidationError("--changed takes latest, all, or a number of events per second from 1 to 1000")
         }
     }
@@ -81,7 +97,10 @@ struct SubscribeCommand: ParsableCommand {
     var request: String {
         func list(_ xs: [String]) -> String {
             var out = "["
-            for (i, x) in xs.enumerated() { if i > 0 { out += "," }; JSONWriter.appendQuoted(x, to: &out) }
+            for (i, x) in xs.enumerated() {
+                if i > 0 { out += "," }
+                JSONWriter.appendQuoted(x, to: &out)
+            }
             return out + "]"
         }
         var w = JSONWriter()
@@ -114,20 +133,26 @@ struct SubscribeCommand: ParsableCommand {
                 connection = try DaemonConnection(path: path)
             } catch {
                 guard error.isTransient else { throw CleanExit.message("gesturectl: \(error)", code: 1) }
-                if !saidWaiting { warn("gesturectl: \(error); retrying"); saidWaiting = true }
+                if !saidWaiting {
+                    warn("gesturectl: \(error); retrying")
+                    saidWaiting = true
+                }
                 wait(ms: backoffMS, runner: runner)
                 backoffMS = min(backoffMS * 2, 5000)
                 continue
             }
             guard case .line(let helloLine) = connection.readLine(timeoutMS: 5000),
-                  let hello = try? JSONValue.parse(helloLine), hello["type"] == .string("hello") else {
+                let hello = try? JSONValue.parse(helloLine), hello["type"] == .string("hello")
+            else {
                 warn("gesturectl: \(path): no hello from the daemon; retrying")
                 wait(ms: backoffMS, runner: runner)
                 backoffMS = min(backoffMS * 2, 5000)
                 continue
             }
             guard hello["protocol"] == .number(Double(socketProtocolVersion)) else {
-                throw CleanExit.message("gesturectl: the daemon speaks protocol \(hello["protocol"]?.json ?? "?"); this gesturectl speaks \(socketProtocolVersion)", code: 1)
+                throw CleanExit.message(
+                    "gesturectl: the daemon speaks protocol \(hello["protocol"]?.json ?? "?"); this gesturectl speaks \(socketProtocolVersion)",
+                    code: 1)
             }
             if everConnected || saidWaiting { warn("gesturectl: connected to \(path)") }
             everConnected = true
@@ -166,7 +191,10 @@ struct SubscribeCommand: ParsableCommand {
             case .closed:
                 return "gestured closed the connection"
             case .line(let line):
-                guard let v = try? JSONValue.parse(line) else { warn("gesturectl: not JSON from the daemon: \(line)"); continue }
+                guard let v = try? JSONValue.parse(line) else {
+                    warn("gesturectl: not JSON from the daemon: \(line)")
+                    continue
+                }
                 switch v["type"]?.string {
                 case "event":
                     open.note(v)
@@ -178,7 +206,9 @@ struct SubscribeCommand: ParsableCommand {
                 case "subscribed":
                     if case .array(let unknown)? = v["unknown_names"], !unknown.isEmpty {
                         let names = unknown.compactMap(\.string).map { sanitizedForLog($0, maxCharacters: 64) }
-                        warn("gesturectl: no recognizer is named \(names.joined(separator: ", ")) (yet); see gesturectl status")
+                        warn(
+                            "gesturectl: no recognizer is named \(names.joined(separator: ", ")) (yet); see gesturectl status"
+                        )
                     }
                 default:
                     break  // newer message types are ignored, as PROTOCOL.md asks
@@ -191,7 +221,8 @@ struct SubscribeCommand: ParsableCommand {
         if let runner {
             let gesture = GestureBacklog<Void>.key(name: v["name"]?.string ?? "", device: v["device"]?.string ?? "")
             let state = v["state"]?.string.flatMap(GestureState.init(rawValue:)) ?? .recognized
-            runner.submit(eventLine: line, environment: EventEnvironment.variables(for: v), gesture: gesture, state: state)
+            runner.submit(
+                eventLine: line, environment: EventEnvironment.variables(for: v), gesture: gesture, state: state)
         } else {
             StandardOutputLines.shared.add(line)
         }
@@ -220,7 +251,9 @@ final class StandardOutputLines: @unchecked Sendable {
         defer { bytes.removeAll(keepingCapacity: true) }
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { b in
-                Result { () throws(Errno) in try LinuxSystem.FileDescriptor.standardOutput.write(UnsafeRawBufferPointer(rebasing: b[offset...])) }
+                Result { () throws(Errno) in
+                    try LinuxSystem.FileDescriptor.standardOutput.write(UnsafeRawBufferPointer(rebasing: b[offset...]))
+                }
             }
             switch written {
             case .success(let n): offset += n

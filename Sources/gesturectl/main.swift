@@ -11,7 +11,9 @@ import Glibc
 let arguments = CommandLine.arguments
 if arguments.count >= 2 {
     let rest = Array(arguments.dropFirst(2))
-    if arguments[1] == "lisgd", let problem = LisgdOptions.encodingProblem(rawArguments: LisgdOptions.rawProcessArguments(from: 2)) {
+    if arguments[1] == "lisgd",
+        let problem = LisgdOptions.encodingProblem(rawArguments: LisgdOptions.rawProcessArguments(from: 2))
+    {
         // Checked before the arguments are handed on as text: that would replace the bytes.
         LisgdLive.say("\(problem)")
         exit(1)
@@ -30,9 +32,11 @@ struct Gesturectl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gesturectl",
         abstract: "Talk to gestured, replay recordings through its recognizers, check configs.",
-        subcommands: [ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
-                      DevicesCommand.self, SubscribeCommand.self, ActionsCommand.self, StatusCommand.self, RotateCommand.self,
-                      ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self])
+        subcommands: [
+            ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
+            DevicesCommand.self, SubscribeCommand.self, ActionsCommand.self, StatusCommand.self, RotateCommand.self,
+            ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self,
+        ])
 }
 
 if arguments.count >= 2 && arguments[1] == "lisgd" {

@@ -1,5 +1,5 @@
-import Glibc
 import GestureDaemon
+import Glibc
 
 /// gestured's command line. Parsed by hand: the daemon has a few options, and
 /// argument-parser would bring FoundationEssentials into it (about 3.8 MB of
@@ -24,7 +24,8 @@ struct Arguments {
         var status: Int32
     }
 
-    static let usage = "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--trace <NAME> ...] [--socket <PATH>] [--no-socket] [--control-group <GROUP>] [--version]"
+    static let usage =
+        "gestured [--stdout] [--config <FILE>] [--failures] [--verbose] [--trace <NAME> ...] [--socket <PATH>] [--no-socket] [--control-group <GROUP>] [--version]"
 
     static let helpText = """
         OVERVIEW: Turn touchscreen multitouch into named gestures.
@@ -63,7 +64,8 @@ struct Arguments {
     /// (EX_USAGE), as before.
     static func parse(_ args: [String]) throws(Exit) -> Arguments {
         func usageError(_ message: String) -> Exit {
-            Exit(text: "Error: \(message)\nUsage: \(usage)\n  See 'gestured --help' for more information.\n", status: 64)
+            Exit(
+                text: "Error: \(message)\nUsage: \(usage)\n  See 'gestured --help' for more information.\n", status: 64)
         }
         var a = Arguments()
         var rest = args[...]
@@ -77,7 +79,9 @@ struct Arguments {
             func value() throws(Exit) -> String {
                 if let inline { return inline }
                 guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
-                    throw usageError("Missing value for '\(name) <\(name == "--config" ? "FILE" : name == "--trace" ? "NAME" : name == "--control-group" ? "GROUP" : "PATH")>'")
+                    throw usageError(
+                        "Missing value for '\(name) <\(name == "--config" ? "FILE" : name == "--trace" ? "NAME" : name == "--control-group" ? "GROUP" : "PATH")>'"
+                    )
                 }
                 return v
             }

@@ -1,6 +1,6 @@
 import CSystemd
-import Glibc
 import GestureDaemon
+import Glibc
 
 /// The user in the active session on `seat`, as systemd-logind records it
 /// (sd-login reads /run/systemd/seats): nil when no session is active there,
@@ -36,7 +36,10 @@ enum ControlGroupChoice {
             var result: UnsafeMutablePointer<Glibc.group>?
             var buffer = [CChar](repeating: 0, count: size)
             let rc = getgrnam_r(name, &group, &buffer, size, &result)
-            if rc == ERANGE { size *= 4; continue }
+            if rc == ERANGE {
+                size *= 4
+                continue
+            }
             guard rc == 0, result != nil else { return nil }
             return group.gr_gid
         }

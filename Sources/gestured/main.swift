@@ -1,9 +1,9 @@
+import GestureConfig
 import GestureCore
 import GestureDaemon
+import GestureProtocol
 import Glibc
 import LinuxSystem
-import GestureProtocol
-import GestureConfig
 
 /// Exits with this status (after the log line that says why).
 struct ExitCode: Error {
@@ -23,12 +23,22 @@ struct Gestured {
     let version: Bool
 
     init(_ a: Arguments) {
-        stdout = a.stdout; config = a.config; failures = a.failures; verbose = a.verbose; trace = a.trace
-        socket = a.socket; noSocket = a.noSocket; controlGroup = a.controlGroup; version = a.version
+        stdout = a.stdout
+        config = a.config
+        failures = a.failures
+        verbose = a.verbose
+        trace = a.trace
+        socket = a.socket
+        noSocket = a.noSocket
+        controlGroup = a.controlGroup
+        version = a.version
     }
 
     func run() throws {
-        if version { print("gestured \(daemonVersion) (socket protocol \(socketProtocolVersion))"); return }
+        if version {
+            print("gestured \(daemonVersion) (socket protocol \(socketProtocolVersion))")
+            return
+        }
         let log = Logger(program: "gestured", verbose: verbose)
         let path = ConfigFile.resolve(explicit: config)
         let configuration: Configuration
@@ -42,7 +52,10 @@ struct Gestured {
         }
         let known = Set(configuration.recognizers.map(\.name))
         for name in trace where name != "all" && !known.contains(name) {
-            log.warning(.config, "--trace \(name): no recognizer of that name in \(configuration.source); it is traced if a reload adds one")
+            log.warning(
+                .config,
+                "--trace \(name): no recognizer of that name in \(configuration.source); it is traced if a reload adds one"
+            )
         }
         let group: ControlRights.Group?
         do { group = try ControlGroupChoice.resolve(explicit: controlGroup) } catch {
@@ -55,7 +68,8 @@ struct Gestured {
         var listener: ListeningSocket?
         if !noSocket {
             do {
-                listener = try ListeningSocket.fromSystemd(environment: environment) ?? ListeningSocket.bind(path: socket)
+                listener =
+                    try ListeningSocket.fromSystemd(environment: environment) ?? ListeningSocket.bind(path: socket)
             } catch {
                 log.error(.system, "socket: \(error)")
                 throw ExitCode(1)
@@ -63,21 +77,25 @@ struct Gestured {
         }
         let daemon: DaemonLoop
         do {
-            daemon = try DaemonLoop(configuration: configuration,
-                                    options: DaemonCore.Options(configPath: path, printEvents: stdout,
-                                                                printFailures: failures),
-                                    listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
-                                    log: log,
-                                    arenaLog: ArenaLog(tracing: Set(trace)) { entry in
-                                        switch entry.kind {
-                                        case .trace: log.info("trace: \(entry)")
-                                        case .bug: log.error(.ours, "\(entry)")
-                                        }
-                                    })
+            daemon = try DaemonLoop(
+                configuration: configuration,
+                options: DaemonCore.Options(
+                    configPath: path, printEvents: stdout,
+                    printFailures: failures),
+                listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
+                log: log,
+                arenaLog: ArenaLog(tracing: Set(trace)) { entry in
+                    switch entry.kind {
+                    case .trace: log.info("trace: \(entry)")
+                    case .bug: log.error(.ours, "\(entry)")
+                    }
+                })
             if let server = daemon.server {
                 server.rights = ControlRights(daemonUID: geteuid(), controlGroup: group)
                 server.activeSessionUser = { activeSessionUser(seat: $0) }
-                log.info("socket: rotate, profile, pause and resume: \(server.rights.whoMay(seats: [])); any client may subscribe")
+                log.info(
+                    "socket: rotate, profile, pause and resume: \(server.rights.whoMay(seats: [])); any client may subscribe"
+                )
             }
             try daemon.start()
         } catch {

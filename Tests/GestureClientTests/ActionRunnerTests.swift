@@ -1,10 +1,11 @@
-@testable import GestureClient
-import GestureCore
 import Foundation
+import GestureCore
+import GestureProtocol
 import Glibc
 import LinuxSystem
 import Testing
-import GestureProtocol
+
+@testable import GestureClient
 
 /// Collects warnings from a runner (the runner and the test share one thread).
 final class Warnings: @unchecked Sendable {
@@ -18,7 +19,8 @@ final class Scratch: Sendable {
     let path: String
 
     init(_ name: String) {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(name)-\(UUID().uuidString)").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(name)-\(UUID().uuidString)").path
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         chmod(path, 0o755)  // whatever the umask: `gesturectl actions` refuses a directory others can write to
     }
@@ -60,7 +62,8 @@ extension ChildProcesses {
     /// Commands run for real through /bin/sh: the limit, the session, the reaping.
     @Suite struct ActionRunnerTests {
         let scratch = Scratch("runner")
-        let event = #"{"type":"event","name":"swipe","kind":"swipe","state":"recognized","time":1.5,"device":"TS","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"direction":"left","edge":"left"}"#
+        let event =
+            #"{"type":"event","name":"swipe","kind":"swipe","state":"recognized","time":1.5,"device":"TS","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"direction":"left","edge":"left"}"#
 
         func environment() throws -> [(String, String)] {
             EventEnvironment.variables(for: try JSONValue.parse(event))
@@ -69,7 +72,10 @@ extension ChildProcesses {
         /// Kills what a test left running (each command leads its own process group) and reaps it.
         func stopAll(_ runner: ActionRunner) {
             for pid in runner.running.keys { kill(-pid, SIGKILL) }
-            _ = eventually { runner.reap(); return !runner.hasRunning }
+            _ = eventually {
+                runner.reap()
+                return !runner.hasRunning
+            }
         }
 
         @Test func commandsGetTheEventOnStdinAndInVariables() throws {
@@ -77,11 +83,21 @@ extension ChildProcesses {
             let warnings = Warnings()
             let runner = ActionRunner(maxRunning: 4, warn: warnings.add)
             let out = "\(dir)/out"
-            runner.run([.init(exec: "cat > \(out).tmp; echo \"$GESTURE_NAME $GESTURE_DIRECTION $GESTURE_EDGE $GESTURE_FINGERS\" >> \(out).tmp; mv \(out).tmp \(out)", label: "a")],
-                       eventLine: event, environment: try environment(), event: "swipe recognized")
+            runner.run(
+                [
+                    .init(
+                        exec:
+                            "cat > \(out).tmp; echo \"$GESTURE_NAME $GESTURE_DIRECTION $GESTURE_EDGE $GESTURE_FINGERS\" >> \(out).tmp; mv \(out).tmp \(out)",
+                        label: "a")
+                ],
+                eventLine: event, environment: try environment(), event: "swipe recognized")
             #expect(eventually { readText(out) != nil })
             #expect(readText(out) == event + "\nswipe left left 1\n")
-            #expect(eventually { runner.reap(); return !runner.hasRunning })
+            #expect(
+                eventually {
+                    runner.reap()
+                    return !runner.hasRunning
+                })
             #expect(warnings.lines.isEmpty)
         }
 
@@ -90,19 +106,30 @@ extension ChildProcesses {
             let runner = ActionRunner(maxRunning: 2, warn: warnings.add)
             defer { stopAll(runner) }
             let slow = ActionRunner.Command(exec: "sleep 30", label: "actions.toml:1")
-            let started = runner.run([slow, slow, .init(exec: "sleep 30", label: "actions.toml:9")],
-                                     eventLine: event, environment: try environment(), event: "swipe recognized")
+            let started = runner.run(
+                [slow, slow, .init(exec: "sleep 30", label: "actions.toml:9")],
+                eventLine: event, environment: try environment(), event: "swipe recognized")
             #expect(started.count == 2)
             #expect(runner.running.count == 2)
             #expect(runner.dropped == 1)
-            #expect(warnings.lines == ["gesturectl: swipe recognized: not running actions.toml:9: 2 commands still running (max_running = 2)"])
+            #expect(
+                warnings.lines == [
+                    "gesturectl: swipe recognized: not running actions.toml:9: 2 commands still running (max_running = 2)"
+                ])
             // The next event's commands are dropped too while both run…
-            #expect(try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").isEmpty)
+            #expect(
+                try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").isEmpty)
             #expect(runner.dropped == 2)
             // …and run again once one has ended.
             kill(-started[0], SIGKILL)
-            #expect(eventually { runner.reap(); return runner.running.count == 1 })
-            #expect(try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").count == 1)
+            #expect(
+                eventually {
+                    runner.reap()
+                    return runner.running.count == 1
+                })
+            #expect(
+                try runner.run([slow], eventLine: event, environment: environment(), event: "swipe recognized").count
+                    == 1)
             #expect(runner.started == 3)
         }
 
@@ -112,8 +139,10 @@ extension ChildProcesses {
             let before = monotonicNow()
             // Reads nothing from stdin and runs for 60 s; its output pipe is ours.
             // Starting both takes far less than one of them runs, however busy the machine.
-            runner.run([.init(exec: "sleep 60", label: "a")], eventLine: event, environment: try environment(), event: "e")
-            runner.run([.init(exec: "sleep 60", label: "b")], eventLine: event, environment: try environment(), event: "e")
+            runner.run(
+                [.init(exec: "sleep 60", label: "a")], eventLine: event, environment: try environment(), event: "e")
+            runner.run(
+                [.init(exec: "sleep 60", label: "b")], eventLine: event, environment: try environment(), event: "e")
             let took = monotonicNow() - before
             #expect(took < Millis(30_000), "starting two slow commands took \(took)")
             #expect(runner.running.count == 2)
@@ -124,20 +153,30 @@ extension ChildProcesses {
             // started with it ignored could not undo that, and `yes | head` would never end.
             let runner = ActionRunner(maxRunning: 4, warn: { _ in })
             let out = "\(scratch.path)/signals"
-            runner.run([.init(exec: "grep -E '^SigIgn' /proc/self/status > \(out).tmp; mv \(out).tmp \(out)", label: "a")],
-                       eventLine: event, environment: try environment(), event: "e")
+            runner.run(
+                [.init(exec: "grep -E '^SigIgn' /proc/self/status > \(out).tmp; mv \(out).tmp \(out)", label: "a")],
+                eventLine: event, environment: try environment(), event: "e")
             #expect(eventually { readText(out) != nil })
             let mask = readText(out)?.split(separator: "\t").last.flatMap { UInt64($0.filter(\.isHexDigit), radix: 16) }
             // SIGPIPE is signal 13: bit 12.
-            #expect(mask.map { $0 & (1 << 12) == 0 } == true, "SigIgn \(String(describing: mask.map { String($0, radix: 16) }))")
-            #expect(eventually { runner.reap(); return !runner.hasRunning })
+            #expect(
+                mask.map { $0 & (1 << 12) == 0 } == true,
+                "SigIgn \(String(describing: mask.map { String($0, radix: 16) }))")
+            #expect(
+                eventually {
+                    runner.reap()
+                    return !runner.hasRunning
+                })
         }
 
         @Test func eachCommandLeadsASessionOfItsOwn() throws {
             let runner = ActionRunner(maxRunning: 4, warn: { _ in })
             defer { stopAll(runner) }
-            let pid = try #require(runner.run([.init(exec: "sleep 30", label: "a")], eventLine: event,
-                                              environment: try environment(), event: "e").first)
+            let pid = try #require(
+                runner.run(
+                    [.init(exec: "sleep 30", label: "a")], eventLine: event,
+                    environment: try environment(), event: "e"
+                ).first)
             // As `setsid` starts it: its own session and process group, not ours.
             #expect(getsid(pid) == pid)
             #expect(getpgid(pid) == pid)
@@ -147,8 +186,11 @@ extension ChildProcesses {
         @Test func aFinishedCommandIsReapedNotLeftAZombie() throws {
             let warnings = Warnings()
             let runner = ActionRunner(maxRunning: 4, warn: warnings.add)
-            let pid = try #require(runner.run([.init(exec: "exit 3", label: "actions.toml:5")], eventLine: event,
-                                              environment: try environment(), event: "e").first)
+            let pid = try #require(
+                runner.run(
+                    [.init(exec: "exit 3", label: "actions.toml:5")], eventLine: event,
+                    environment: try environment(), event: "e"
+                ).first)
             // Until reaped, the finished command is a zombie: the state this guards against.
             #expect(eventually { processState(pid) == "Z" }, "state \(String(describing: processState(pid)))")
             runner.reap()
@@ -158,9 +200,16 @@ extension ChildProcesses {
             // A command that leaves something running in the background does not
             // hold a slot: the shell ends, the background job is no child of ours.
             let dir = scratch.path
-            let bg = try #require(runner.run([.init(exec: "sleep 30 & echo $! > \(dir)/pid", label: "b")], eventLine: event,
-                                             environment: try environment(), event: "e").first)
-            #expect(eventually { runner.reap(); return !runner.hasRunning })
+            let bg = try #require(
+                runner.run(
+                    [.init(exec: "sleep 30 & echo $! > \(dir)/pid", label: "b")], eventLine: event,
+                    environment: try environment(), event: "e"
+                ).first)
+            #expect(
+                eventually {
+                    runner.reap()
+                    return !runner.hasRunning
+                })
             #expect(processState(bg) == nil)
             if let text = readText("\(dir)/pid"), let job = pid_t(text.filter(\.isNumber)) { kill(job, SIGKILL) }
         }

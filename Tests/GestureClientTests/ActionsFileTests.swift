@@ -1,9 +1,10 @@
-@testable import GestureClient
 import GestureConfig
 import GestureCore
-import Testing
 import GestureDaemon
 import GestureProtocol
+import Testing
+
+@testable import GestureClient
 
 /// The actions file: what it accepts, how it says what is wrong, and which
 /// events each action runs for.
@@ -23,13 +24,15 @@ import GestureProtocol
     }
 
     func event(_ fields: String) throws -> JSONValue {
-        try JSONValue.parse(#"{"type":"event","time":1.5,"device":"TS","location_mm":[1,2],"location":[0.1,0.2],"# + fields + "}")
+        try JSONValue.parse(
+            #"{"type":"event","time":1.5,"device":"TS","location_mm":[1,2],"location":[0.1,0.2],"# + fields + "}")
     }
 
     // MARK: - Reading
 
     @Test func everyKeyInBothForms() throws {
-        let f = try load("""
+        let f = try load(
+            """
             max_running = 2
 
             [[action]]
@@ -69,7 +72,8 @@ import GestureProtocol
 
     @Test func aStringIsAListOfOne() throws {
         let one = try load("[[action]]\nexec = \"x\"\nname = \"a\"\nkind = \"tap\"\nstate = \"began\"\nfingers = 2\n")
-        let list = try load("[[action]]\nexec = \"x\"\nname = [\"a\"]\nkind = [\"tap\"]\nstate = [\"began\"]\nfingers = [2]\n")
+        let list = try load(
+            "[[action]]\nexec = \"x\"\nname = [\"a\"]\nkind = [\"tap\"]\nstate = [\"began\"]\nfingers = [2]\n")
         #expect(one.actions[0].names == list.actions[0].names)
         #expect(one.actions[0].kinds == list.actions[0].kinds)
         #expect(one.actions[0].states == list.actions[0].states)
@@ -85,83 +89,102 @@ import GestureProtocol
     }
 
     @Test func errorsNameLineAndKey() {
-        #expect(problems("""
-            max_running = 0
-            [[action]]
-            exec = "x"
-            kind = "swip"
-            direction = ["left",
-                         "sideways"]
-            fingers = [1, 11]
-            state = "possible"
-            edge = "middle"
-            colour = "red"
-            """) == [
-                "actions.toml:1: max_running: expected an integer from 1 to 64, got 0",
-                "actions.toml:4: action.0.kind: unknown kind 'swip'; expected one of: tap, pan, swipe, pinch, rotate, long_press, circle, checkmark, tickle",
-                "actions.toml:6: action.0.direction: unknown direction 'sideways'; expected one of: left, right, up, down, up_left, up_right, down_left, down_right, clockwise, counterclockwise",
-                "actions.toml:7: action.0.fingers: expected an integer from 1 to 10 or a list of them, got integer 11",
-                "actions.toml:8: action.0.state: unknown state 'possible'; expected one of: began, changed, ended, recognized, cancelled, failed",
-                "actions.toml:9: action.0.edge: unknown edge 'middle'; expected one of: left, right, top, bottom, top_left, top_right, bottom_left, bottom_right",
-                "actions.toml:10: action.0.colour: unknown key for an [[action]]; known keys: exec, name, kind, state, direction, fingers, edge",
-            ])
+        #expect(
+            problems(
+                """
+                max_running = 0
+                [[action]]
+                exec = "x"
+                kind = "swip"
+                direction = ["left",
+                             "sideways"]
+                fingers = [1, 11]
+                state = "possible"
+                edge = "middle"
+                colour = "red"
+                """) == [
+                    "actions.toml:1: max_running: expected an integer from 1 to 64, got 0",
+                    "actions.toml:4: action.0.kind: unknown kind 'swip'; expected one of: tap, pan, swipe, pinch, rotate, long_press, circle, checkmark, tickle",
+                    "actions.toml:6: action.0.direction: unknown direction 'sideways'; expected one of: left, right, up, down, up_left, up_right, down_left, down_right, clockwise, counterclockwise",
+                    "actions.toml:7: action.0.fingers: expected an integer from 1 to 10 or a list of them, got integer 11",
+                    "actions.toml:8: action.0.state: unknown state 'possible'; expected one of: began, changed, ended, recognized, cancelled, failed",
+                    "actions.toml:9: action.0.edge: unknown edge 'middle'; expected one of: left, right, top, bottom, top_left, top_right, bottom_left, bottom_right",
+                    "actions.toml:10: action.0.colour: unknown key for an [[action]]; known keys: exec, name, kind, state, direction, fingers, edge",
+                ])
     }
 
     @Test func valuesAreReadAsTheConfigReadsThem() {
         // One reader for both files: a bad item of a list spread over lines is
         // named by its own line, an out-of-range integer by the same words.
-        #expect(problems("[[action]]\nexec = \"x\"\nkind = [\n  \"tap\",\n  3]\n") == [
-            "actions.toml:5: action.0.kind: expected a string or a list of kinds, found integer 3",
-        ])
+        #expect(
+            problems("[[action]]\nexec = \"x\"\nkind = [\n  \"tap\",\n  3]\n") == [
+                "actions.toml:5: action.0.kind: expected a string or a list of kinds, found integer 3"
+            ])
         let config: [String]
         do {
-            _ = try ConfigLoader.load(text: "[recognizer.r]\nkind = \"tap\"\ndevices = [\n  \"a\",\n  3]\ntaps = 0\n", file: "c.toml")
+            _ = try ConfigLoader.load(
+                text: "[recognizer.r]\nkind = \"tap\"\ndevices = [\n  \"a\",\n  3]\ntaps = 0\n", file: "c.toml")
             config = []
         } catch {
             config = error.errors.map(\.description)
         }
-        #expect(config == ["c.toml:5: recognizer.r.devices: expected a list of names, found integer 3",
-                           "c.toml:6: recognizer.r.taps: expected an integer from 1 to 10, got 0"])
-        #expect(problems("max_running = 65\n") == ["actions.toml:1: max_running: expected an integer from 1 to 64, got 65"])
+        #expect(
+            config == [
+                "c.toml:5: recognizer.r.devices: expected a list of names, found integer 3",
+                "c.toml:6: recognizer.r.taps: expected an integer from 1 to 10, got 0",
+            ])
+        #expect(
+            problems("max_running = 65\n") == ["actions.toml:1: max_running: expected an integer from 1 to 64, got 65"])
     }
 
     @Test func theSecondActionIsAction1() {
-        #expect(problems("[[action]]\nexec = \"a\"\n\n[[action]]\nkind = \"tap\"\n") == [
-            "actions.toml:4: action.1: an [[action]] needs exec, the command to run",
-        ])
+        #expect(
+            problems("[[action]]\nexec = \"a\"\n\n[[action]]\nkind = \"tap\"\n") == [
+                "actions.toml:4: action.1: an [[action]] needs exec, the command to run"
+            ])
     }
 
     @Test func wrongShapesAndTypes() {
-        #expect(problems("[action]\nexec = \"x\"\n") == [
-            "actions.toml:1: action: expected [[action]] tables (two brackets), got a table",
-        ])
-        #expect(problems("[[action]]\nexec = [\"a\", \"b\"]\n") == [
-            "actions.toml:2: action.0.exec: expected the command as a string, got a list",
-        ])
-        #expect(problems("[[action]]\nexec = \"  \"\n") == [
-            "actions.toml:2: action.0.exec: an empty command; write the command to run through /bin/sh -c",
-        ])
-        #expect(problems("[[action]]\nexec = \"a\\u0000b\"\n") == [
-            "actions.toml:2: action.0.exec: the command contains a NUL character, which no command line can",
-        ])
-        #expect(problems("[[action]]\nexec = \"x\"\nname = []\n") == [
-            "actions.toml:3: action.0.name: an empty list would match nothing; leave the key out to match any",
-        ])
-        #expect(problems("[[action]]\nexec = \"x\"\nfingers = 1.0\n") == [
-            "actions.toml:3: action.0.fingers: expected an integer from 1 to 10 or a list of them, got float 1.0",
-        ])
-        #expect(problems("[[action]]\nexec = \"x\"\nkind = 3\n") == [
-            "actions.toml:3: action.0.kind: expected a string or a list of kinds, got integer 3",
-        ])
-        #expect(problems("max_running = \"4\"\n") == [
-            "actions.toml:1: max_running: expected an integer from 1 to 64, got string \"4\"",
-        ])
-        #expect(problems("[[action]]\nexec = \"x\"\nedge = \"none\"\n") == [
-            "actions.toml:3: action.0.edge: events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name",
-        ])
-        #expect(problems("exec = \"x\"\n") == [
-            "actions.toml:1: exec: unknown key; an actions file holds max_running and [[action]] tables",
-        ])
+        #expect(
+            problems("[action]\nexec = \"x\"\n") == [
+                "actions.toml:1: action: expected [[action]] tables (two brackets), got a table"
+            ])
+        #expect(
+            problems("[[action]]\nexec = [\"a\", \"b\"]\n") == [
+                "actions.toml:2: action.0.exec: expected the command as a string, got a list"
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"  \"\n") == [
+                "actions.toml:2: action.0.exec: an empty command; write the command to run through /bin/sh -c"
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"a\\u0000b\"\n") == [
+                "actions.toml:2: action.0.exec: the command contains a NUL character, which no command line can"
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"x\"\nname = []\n") == [
+                "actions.toml:3: action.0.name: an empty list would match nothing; leave the key out to match any"
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"x\"\nfingers = 1.0\n") == [
+                "actions.toml:3: action.0.fingers: expected an integer from 1 to 10 or a list of them, got float 1.0"
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"x\"\nkind = 3\n") == [
+                "actions.toml:3: action.0.kind: expected a string or a list of kinds, got integer 3"
+            ])
+        #expect(
+            problems("max_running = \"4\"\n") == [
+                "actions.toml:1: max_running: expected an integer from 1 to 64, got string \"4\""
+            ])
+        #expect(
+            problems("[[action]]\nexec = \"x\"\nedge = \"none\"\n") == [
+                "actions.toml:3: action.0.edge: events carry no edge \"none\" (a recognizer with edge = \"none\" sends no edge field); match it by its name"
+            ])
+        #expect(
+            problems("exec = \"x\"\n") == [
+                "actions.toml:1: exec: unknown key; an actions file holds max_running and [[action]] tables"
+            ])
     }
 
     @Test func syntaxAndTextErrorsNameTheirLine() {
@@ -179,7 +202,8 @@ import GestureProtocol
         #expect(ActionsFile.defaultPath(xdgConfigHome: "/x/cfg", home: "/home/u") == "/x/cfg/gestured/actions.toml")
         #expect(ActionsFile.defaultPath(xdgConfigHome: "/x/cfg/", home: "/home/u") == "/x/cfg/gestured/actions.toml")
         // A relative XDG_CONFIG_HOME is invalid and ignored.
-        #expect(ActionsFile.defaultPath(xdgConfigHome: "cfg", home: "/home/u") == "/home/u/.config/gestured/actions.toml")
+        #expect(
+            ActionsFile.defaultPath(xdgConfigHome: "cfg", home: "/home/u") == "/home/u/.config/gestured/actions.toml")
         #expect(ActionsFile.defaultPath(xdgConfigHome: "", home: "/home/u") == "/home/u/.config/gestured/actions.toml")
         #expect(ActionsFile.defaultPath(xdgConfigHome: nil, home: nil) == nil)
     }
@@ -189,7 +213,8 @@ import GestureProtocol
     @Test func withoutStateOnlyRecognizedAndSliderSteps() throws {
         let f = try load("[[action]]\nexec = \"x\"\n")
         let a = f.actions[0]
-        #expect(try a.matches(event(#""name":"swipe","kind":"swipe","state":"recognized","fingers":1,"direction":"left""#)))
+        #expect(
+            try a.matches(event(#""name":"swipe","kind":"swipe","state":"recognized","fingers":1,"direction":"left""#)))
         #expect(try a.matches(event(#""name":"tap","kind":"tap","state":"recognized","fingers":1,"taps":1"#)))
         // A pan's frames: none of them, however many.
         #expect(try !a.matches(event(#""name":"pan","kind":"pan","state":"began","fingers":1"#)))
@@ -212,7 +237,8 @@ import GestureProtocol
     }
 
     @Test func everyMatchMustAccept() throws {
-        let f = try load("""
+        let f = try load(
+            """
             [[action]]
             exec = "x"
             name = "edge_swipe"
@@ -229,12 +255,21 @@ import GestureProtocol
         #expect(try !a.matches(event(base + #","fingers":1,"direction":"right","edge":"right""#)))
         // An event without the field asked about is not matched.
         #expect(try !a.matches(event(base + #","fingers":1,"direction":"right""#)))
-        #expect(try !a.matches(event(#""name":"other","kind":"swipe","state":"recognized","fingers":1,"direction":"right","edge":"left""#)))
-        #expect(try !a.matches(event(#""name":"edge_swipe","kind":"pan","state":"recognized","fingers":1,"direction":"right","edge":"left""#)))
+        #expect(
+            try !a.matches(
+                event(
+                    #""name":"other","kind":"swipe","state":"recognized","fingers":1,"direction":"right","edge":"left""#
+                )))
+        #expect(
+            try !a.matches(
+                event(
+                    #""name":"edge_swipe","kind":"pan","state":"recognized","fingers":1,"direction":"right","edge":"left""#
+                )))
     }
 
     @Test func everyMatchingActionRunsInFileOrder() throws {
-        let f = try load("""
+        let f = try load(
+            """
             [[action]]
             exec = "first"
             kind = "swipe"
@@ -254,7 +289,8 @@ import GestureProtocol
     // MARK: - The subscription
 
     @Test func subscribesToTheUnionOfWhatActionsCanMatch() throws {
-        let swipesAndTaps = try load("""
+        let swipesAndTaps = try load(
+            """
             [[action]]
             exec = "x"
             kind = "swipe"
@@ -263,9 +299,12 @@ import GestureProtocol
             kind = "tap"
             state = "failed"
             """)
-        #expect(swipesAndTaps.subscribeRequest == #"{"cmd":"subscribe","kind":["swipe","tap"],"state":["recognized","failed"]}"#)
+        #expect(
+            swipesAndTaps.subscribeRequest
+                == #"{"cmd":"subscribe","kind":["swipe","tap"],"state":["recognized","failed"]}"#)
         // An action open on a key leaves that key out of the filter.
-        let anyKind = try load("""
+        let anyKind = try load(
+            """
             [[action]]
             exec = "x"
             kind = "swipe"
@@ -274,10 +313,13 @@ import GestureProtocol
             exec = "y"
             name = "vol"
             """)
-        #expect(anyKind.subscribeRequest == #"{"cmd":"subscribe","name":["s","vol"],"state":["recognized","began","changed"]}"#)
+        #expect(
+            anyKind.subscribeRequest
+                == #"{"cmd":"subscribe","name":["s","vol"],"state":["recognized","began","changed"]}"#)
         // A pan without a state needs began and changed: a slider's steps come as those.
         let slider = try load("[[action]]\nexec = \"x\"\nkind = \"pan\"\n")
-        #expect(slider.subscribeRequest == #"{"cmd":"subscribe","kind":["pan"],"state":["recognized","began","changed"]}"#)
+        #expect(
+            slider.subscribeRequest == #"{"cmd":"subscribe","kind":["pan"],"state":["recognized","began","changed"]}"#)
     }
 
     @Test func theSubscriptionIsOneTheDaemonAccepts() throws {
@@ -306,7 +348,8 @@ import GestureProtocol
 /// The example shipped in config/examples is a file the loader accepts.
 @Suite struct ActionsExampleTests {
     @Test func theExampleIsValid() throws {
-        let tests = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let tests = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+            separator: "/")
         let path = tests + "/config/examples/actions.toml"
         let bytes = try ConfigFile.read(path: path, limit: ConfigLoader.maxFileBytes).get()
         let f = try ActionsLoader.load(bytes: bytes, file: path)

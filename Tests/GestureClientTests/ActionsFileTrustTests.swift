@@ -1,7 +1,8 @@
 import Foundation
-@testable import GestureClient
 import Glibc
 import Testing
+
+@testable import GestureClient
 
 /// `gesturectl actions` runs the file's commands as you: a file or a directory
 /// someone else can change is refused, as ssh refuses such authorized_keys;
@@ -15,8 +16,9 @@ import Testing
     func check(_ path: String) -> (status: Int32, warnings: [String], report: [String]) {
         let warnings = Warnings()
         var report: [String] = []
-        let status = ActionsArguments(file: path, check: true).run(environment: [:], warn: { warnings.add($0) },
-                                                                   report: { report.append($0) })
+        let status = ActionsArguments(file: path, check: true).run(
+            environment: [:], warn: { warnings.add($0) },
+            report: { report.append($0) })
         return (status, warnings.lines, report)
     }
 
@@ -41,14 +43,20 @@ import Testing
         let r = check(fifo)
         #expect(r.status == 1)
         #expect(r.report.isEmpty)
-        #expect(r.warnings == ["gesturectl: \(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"])
+        #expect(
+            r.warnings == [
+                "gesturectl: \(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read\n(an actions file holds [[action]] tables; see gesturectl(1), ACTIONS)"
+            ])
     }
 
     @Test func aFileOthersCanWriteIsRefusedWithTheFix() throws {
         let group = try file("group.toml", mode: 0o664)
         let r = check(group)
         #expect(r.status == 1)
-        #expect(r.warnings == ["gesturectl: \(group) can be written by its group (mode 0664, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(group)"])
+        #expect(
+            r.warnings == [
+                "gesturectl: \(group) can be written by its group (mode 0664, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(group)"
+            ])
         let anyone = try file("anyone.toml", mode: 0o646)
         #expect(check(anyone).warnings.first?.contains("can be written by anyone (mode 0646, owner \(me))") == true)
     }
@@ -59,7 +67,10 @@ import Testing
         let path = try file("actions.toml", in: open)
         let r = check(path)
         #expect(r.status == 1)
-        #expect(r.warnings == ["gesturectl: the directory \(open) of \(path) can be written by anyone (mode 0777, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(open)"])
+        #expect(
+            r.warnings == [
+                "gesturectl: the directory \(open) of \(path) can be written by anyone (mode 0777, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(open)"
+            ])
         // Sticky (as /tmp): no one else can replace the file there.
         try #require(chmod(open, 0o1777) == 0)
         #expect(check(path).status == 0)
@@ -67,7 +78,9 @@ import Testing
         try #require(chmod(open, 0o775) == 0)
         let link = dir + "/link.toml"
         try #require(symlink(path, link) == 0)
-        #expect(check(link).warnings.first?.contains("the directory \(open) of \(link) can be written by its group") == true)
+        #expect(
+            check(link).warnings.first?.contains("the directory \(open) of \(link) can be written by its group") == true
+        )
     }
 
     @Test(.enabled(if: geteuid() == 0, "giving a file away needs root"))
@@ -77,12 +90,18 @@ import Testing
         try #require(chown(path, other, gid_t.max) == 0)
         let r = check(path)
         #expect(r.status == 1)
-        #expect(r.warnings == ["gesturectl: \(path) belongs to \(ActionsFileTrust.userName(other)) (mode 0644), not to you (\(me)) or root: its commands would run as you. Use a file and directory of your own (as root: chown \(me) \(path))"])
+        #expect(
+            r.warnings == [
+                "gesturectl: \(path) belongs to \(ActionsFileTrust.userName(other)) (mode 0644), not to you (\(me)) or root: its commands would run as you. Use a file and directory of your own (as root: chown \(me) \(path))"
+            ])
 
         let theirs = dir + "/theirs"
         try #require(mkdir(theirs, 0o755) == 0 && chown(theirs, other, gid_t.max) == 0)
         let inside = try file("actions.toml", in: theirs)
-        #expect(check(inside).warnings.first?.hasPrefix("gesturectl: the directory \(theirs) of \(inside) belongs to \(ActionsFileTrust.userName(other))") == true)
+        #expect(
+            check(inside).warnings.first?.hasPrefix(
+                "gesturectl: the directory \(theirs) of \(inside) belongs to \(ActionsFileTrust.userName(other))")
+                == true)
     }
 
     @Test func rules() {

@@ -1,10 +1,11 @@
 import Foundation
-@testable import GestureClient
 import GestureConfig
 import GestureCore
 import Glibc
 import LinuxSystem
 import Testing
+
+@testable import GestureClient
 
 /// The daemon's side of the socket, played by the test: it listens, greets,
 /// reads requests and writes event lines.
@@ -78,8 +79,16 @@ final class FakeDaemon {
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 func writeFile(_ path: String, _ text: String) {
@@ -107,8 +116,9 @@ extension ChildProcesses {
             writeFile(path, text)
             let bytes = Array(text.utf8)
             let actions = try ActionsLoader.load(bytes: bytes, file: path)
-            return ActionsService(path: path, actions: actions, bytes: bytes, socketPath: socketPath, maxRunning: nil,
-                                  warn: warnings.add)
+            return ActionsService(
+                path: path, actions: actions, bytes: bytes, socketPath: socketPath, maxRunning: nil,
+                warn: warnings.add)
         }
 
         /// Steps the service until `condition` holds (at most 60 s: generous, for a loaded machine).
@@ -137,7 +147,8 @@ extension ChildProcesses {
         @Test func eventsRunTheirActions() throws {
             let out = "\(dir)/out"
             let daemon = try FakeDaemon(path: socketPath)
-            let s = try service("""
+            let s = try service(
+                """
                 [[action]]
                 kind = "swipe"
                 direction = "left"
@@ -147,11 +158,22 @@ extension ChildProcesses {
                 kind = "pan"
                 exec = "echo \\"step $GESTURE_STEP\\" >> \(out)"
                 """)
-            #expect(try greet(s, daemon) == #"{"cmd":"subscribe","kind":["swipe","pan"],"state":["recognized","began","changed"]}"#)
+            #expect(
+                try greet(s, daemon)
+                    == #"{"cmd":"subscribe","kind":["swipe","pan"],"state":["recognized","began","changed"]}"#)
             daemon.send(event(#""name":"swipe","kind":"swipe","state":"recognized","fingers":1,"direction":"right""#))
-            daemon.send(event(#""name":"pan","kind":"pan","state":"began","fingers":1,"translation_mm":[0,0],"velocity_mm_s":[0,0]"#))
-            daemon.send(event(#""name":"pan","kind":"pan","state":"changed","fingers":1,"translation_mm":[0,3],"velocity_mm_s":[0,9]"#))
-            daemon.send(event(#""name":"vol","kind":"pan","state":"changed","fingers":1,"translation_mm":[0,3],"velocity_mm_s":[0,9],"step":-1"#))
+            daemon.send(
+                event(
+                    #""name":"pan","kind":"pan","state":"began","fingers":1,"translation_mm":[0,0],"velocity_mm_s":[0,0]"#
+                ))
+            daemon.send(
+                event(
+                    #""name":"pan","kind":"pan","state":"changed","fingers":1,"translation_mm":[0,3],"velocity_mm_s":[0,9]"#
+                ))
+            daemon.send(
+                event(
+                    #""name":"vol","kind":"pan","state":"changed","fingers":1,"translation_mm":[0,3],"velocity_mm_s":[0,9],"step":-1"#
+                ))
             daemon.send(event(#""name":"swipe","kind":"swipe","state":"recognized","fingers":1,"direction":"left""#))
             #expect(try until(s) { readText(out)?.split(separator: "\n").count == 2 })
             #expect(try until(s) { !s.runner.hasRunning })
@@ -177,7 +199,10 @@ extension ChildProcesses {
             warnings.lines = []
             writeFile(s.path, "[[action]]\nkind = \"swipe\"\nexec = \"echo bad >> \(out)\"\nfinger = 2\n")
             #expect(try until(s) { s.refusedReloads == 1 })
-            #expect(warnings.lines.contains("\(s.path):4: action.0.finger: unknown key for an [[action]]; known keys: exec, name, kind, state, direction, fingers, edge"))
+            #expect(
+                warnings.lines.contains(
+                    "\(s.path):4: action.0.finger: unknown key for an [[action]]; known keys: exec, name, kind, state, direction, fingers, edge"
+                ))
             #expect(warnings.lines.last == "gesturectl: \(s.path): not reloaded; the 1 action loaded before stay")
             #expect(s.actions.actions.map(\.exec) == ["echo swipe >> \(out)"])
             _ = try until(s) { !s.runner.hasRunning }
@@ -188,7 +213,8 @@ extension ChildProcesses {
         @Test func aLostConnectionCancelsWhatWasOpenAndReconnects() throws {
             let out = "\(dir)/out"
             let daemon = try FakeDaemon(path: socketPath)
-            let s = try service("""
+            let s = try service(
+                """
                 [[action]]
                 state = "cancelled"
                 exec = "echo \\"$GESTURE_NAME $GESTURE_REASON\\" >> \(out)"
@@ -197,7 +223,10 @@ extension ChildProcesses {
                 exec = "echo tap >> \(out)"
                 """)
             _ = try greet(s, daemon)
-            daemon.send(event(#""name":"pan","kind":"pan","state":"began","fingers":1,"translation_mm":[0,0],"velocity_mm_s":[0,0]"#))
+            daemon.send(
+                event(
+                    #""name":"pan","kind":"pan","state":"began","fingers":1,"translation_mm":[0,0],"velocity_mm_s":[0,0]"#
+                ))
             daemon.dropClient()
             #expect(try until(s) { readText(out) == "pan connection to gestured lost\n" })
             #expect(warnings.lines.contains("gesturectl: gestured closed the connection; reconnecting"))
@@ -240,7 +269,9 @@ extension ChildProcesses {
                 try s.step(timeoutMS: 1)
                 applied.insert(s.actions.actions.map(\.exec))
             }
-            #expect(applied.isSubset(of: [a.execs, b.execs]), "applied \(applied.subtracting([a.execs, b.execs]).map(\.count)) actions")
+            #expect(
+                applied.isSubset(of: [a.execs, b.execs]),
+                "applied \(applied.subtracting([a.execs, b.execs]).map(\.count)) actions")
             // The last version (b) is applied once the writes are over.
             #expect(try until(s) { s.actions.actions.map(\.exec) == b.execs })
         }
@@ -250,7 +281,10 @@ extension ChildProcesses {
             writeFile(s.path, "")
             #expect(try until(s) { s.refusedReloads == 1 })
             #expect(s.actions.actions.count == 1)
-            #expect(warnings.lines.last == "gesturectl: \(s.path): no [[action]] tables; not reloaded, the 1 action loaded before stay (a reload never takes them all away; to run none, stop gesturectl actions)")
+            #expect(
+                warnings.lines.last
+                    == "gesturectl: \(s.path): no [[action]] tables; not reloaded, the 1 action loaded before stay (a reload never takes them all away; to run none, stop gesturectl actions)"
+            )
         }
 
         @Test func aFIFOOrAFileOthersCanWriteIsRefusedOnReload() throws {
@@ -258,14 +292,19 @@ extension ChildProcesses {
             let next = dir + "/next"
             try #require(mkfifo(next, 0o600) == 0 && rename(next, s.path) == 0)
             #expect(try until(s) { s.refusedReloads == 1 })
-            #expect(warnings.lines.contains { $0.hasPrefix("gesturectl: \(s.path): is a FIFO (named pipe), not a regular file") })
+            #expect(
+                warnings.lines.contains {
+                    $0.hasPrefix("gesturectl: \(s.path): is a FIFO (named pipe), not a regular file")
+                })
             unlink(s.path)
             writeFile(s.path, "[[action]]\nkind = \"swipe\"\nexec = \"true\"\n")
             #expect(try until(s) { s.reloads == 1 })
             // Made group-writable and saved again: refused, the swipe action stays.
             try #require(chmod(s.path, 0o664) == 0)
             let fd = open(s.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            _ = Array("[[action]]\nkind = \"tap\"\nexec = \"true\"\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            _ = Array("[[action]]\nkind = \"tap\"\nexec = \"true\"\n".utf8).withUnsafeBytes {
+                write(fd, $0.baseAddress, $0.count)
+            }
             close(fd)
             #expect(try until(s) { s.refusedReloads == 2 })
             #expect(warnings.lines.contains { $0.contains("\(s.path) can be written by its group (mode 0664") })

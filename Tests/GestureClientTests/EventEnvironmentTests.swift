@@ -1,10 +1,12 @@
-@testable import GestureClient
-import Testing
 import GestureProtocol
+import Testing
+
+@testable import GestureClient
 
 @Suite struct EventEnvironmentTests {
     @Test func envelopeAndKindFieldsBecomeVariables() throws {
-        let line = #"{"type":"event","name":"pan","kind":"pan","state":"changed","time":2.500000,"device":"TS","fingers":2,"location_mm":[10.50,20.25],"location":[0.1000,0.2000],"translation_mm":[3.00,-4.00],"velocity_mm_s":[1.0,2.0],"reason":"x y","frame_time":2.49,"emitted":2.51}"#
+        let line =
+            #"{"type":"event","name":"pan","kind":"pan","state":"changed","time":2.500000,"device":"TS","fingers":2,"location_mm":[10.50,20.25],"location":[0.1000,0.2000],"translation_mm":[3.00,-4.00],"velocity_mm_s":[1.0,2.0],"reason":"x y","frame_time":2.49,"emitted":2.51}"#
         let vars = Dictionary(uniqueKeysWithValues: EventEnvironment.variables(for: try JSONValue.parse(line)))
         #expect(vars["GESTURE_NAME"] == "pan")
         #expect(vars["GESTURE_KIND"] == "pan")
@@ -29,7 +31,8 @@ import GestureProtocol
     /// GESTURE_ followed by `[A-Z0-9_]`: keys with `=`, NUL, upper case, spaces,
     /// dashes or non-ASCII letters are skipped, the others stay.
     @Test func keysOutsideLowercaseLettersDigitsAndUnderscoreAreSkipped() throws {
-        let line = #"{"type":"event","name":"t","taps":1,"edge_2":"left","a=b":"x","PATH":"/evil","x\u0000y":"1","ld-preload":"z","k y":"1","é":"e","":"empty","ſ":"long s","Ｘ":"wide"}"#
+        let line =
+            #"{"type":"event","name":"t","taps":1,"edge_2":"left","a=b":"x","PATH":"/evil","x\u0000y":"1","ld-preload":"z","k y":"1","é":"e","":"empty","ſ":"long s","Ｘ":"wide"}"#
         let names = EventEnvironment.variables(for: try JSONValue.parse(line)).map(\.0).sorted()
         #expect(names == ["GESTURE_EDGE_2", "GESTURE_NAME", "GESTURE_TAPS"])
         for name in names {

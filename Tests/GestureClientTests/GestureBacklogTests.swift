@@ -1,8 +1,9 @@
-import Glibc
 import GestureCore
-@testable import GestureClient
-import Testing
 import GestureProtocol
+import Glibc
+import Testing
+
+@testable import GestureClient
 
 /// The policy for consumers slower than the events: lifecycle transitions are
 /// never dropped and stay in order per gesture; only `changed` gives way.
@@ -26,7 +27,7 @@ import GestureProtocol
         #expect(b.isFull)
         #expect(b.push("b changed", gesture: "b", state: .changed) == .dropped)
         b.push("a cancelled", gesture: "a", state: .cancelled)  // evicts "a changed"
-        b.push("b ended", gesture: "b", state: .ended)          // no changed left: kept over the bound
+        b.push("b ended", gesture: "b", state: .ended)  // no changed left: kept over the bound
         b.push("tap", gesture: "t", state: .recognized)
         #expect(b.entries.map(\.item) == ["a began", "b began", "a cancelled", "b ended", "tap"])
         #expect(b.isFull)
@@ -46,20 +47,37 @@ import GestureProtocol
 
     @Test func openGesturesAreCancelledWhenTheConnectionIsLost() throws {
         var open = OpenGestures()
-        let began = try JSONValue.parse(#"{"type":"event","name":"pan","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"translation_mm":[0,0]}"#)
-        let tap = try JSONValue.parse(#"{"type":"event","name":"tap","kind":"tap","state":"recognized","time":1.6,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"taps":1}"#)
-        let pinch = try JSONValue.parse(#"{"type":"event","name":"pinch","kind":"pinch","state":"began","time":1.7,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"scale":1}"#)
-        let pinchEnded = try JSONValue.parse(#"{"type":"event","name":"pinch","kind":"pinch","state":"ended","time":1.8,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"scale":2}"#)
+        let began = try JSONValue.parse(
+            #"{"type":"event","name":"pan","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"translation_mm":[0,0]}"#
+        )
+        let tap = try JSONValue.parse(
+            #"{"type":"event","name":"tap","kind":"tap","state":"recognized","time":1.6,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"taps":1}"#
+        )
+        let pinch = try JSONValue.parse(
+            #"{"type":"event","name":"pinch","kind":"pinch","state":"began","time":1.7,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"scale":1}"#
+        )
+        let pinchEnded = try JSONValue.parse(
+            #"{"type":"event","name":"pinch","kind":"pinch","state":"ended","time":1.8,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"scale":2}"#
+        )
         for e in [began, tap, pinch, pinchEnded] { open.note(e) }
         let lines = open.cancelAll(reason: "connection to gestured lost")
-        #expect(lines == [#"{"type":"event","name":"pan","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"reason":"connection to gestured lost"}"#])
+        #expect(
+            lines == [
+                #"{"type":"event","name":"pan","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":2,"location_mm":[1,2],"location":[0.1,0.2],"reason":"connection to gestured lost"}"#
+            ])
         #expect(open.count == 0)
     }
 
     @Test func anEdgeGesturesEndingKeepsItsEdge() throws {
         var open = OpenGestures()
-        open.note(try JSONValue.parse(#"{"type":"event","name":"volume","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","translation_mm":[0,0],"step":1}"#))
-        #expect(open.cancelAll(reason: "connection to gestured lost") == [#"{"type":"event","name":"volume","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","reason":"connection to gestured lost"}"#])
+        open.note(
+            try JSONValue.parse(
+                #"{"type":"event","name":"volume","kind":"pan","state":"began","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","translation_mm":[0,0],"step":1}"#
+            ))
+        #expect(
+            open.cancelAll(reason: "connection to gestured lost") == [
+                #"{"type":"event","name":"volume","kind":"pan","state":"cancelled","time":1.5,"device":"ts","fingers":1,"location_mm":[1,2],"location":[0.1,0.2],"edge":"right","reason":"connection to gestured lost"}"#
+            ])
     }
 }
 
@@ -72,23 +90,30 @@ extension ChildProcesses {
             unlink(out)
             defer { unlink(out) }
             var warnings: [String] = []
-            let runner = CommandRunner(command: "echo \"$GESTURE_NAME $GESTURE_STATE\" >> \(out)", maxChildren: 1,
-                                       backlog: 16, warn: { warnings.append($0) })
+            let runner = CommandRunner(
+                command: "echo \"$GESTURE_NAME $GESTURE_STATE\" >> \(out)", maxChildren: 1,
+                backlog: 16, warn: { warnings.append($0) })
             func submit(_ name: String, _ state: GestureState) {
                 let line = "{\"type\":\"event\",\"name\":\"\(name)\",\"state\":\"\(state.rawValue)\"}"
-                runner.submit(eventLine: line, environment: [("GESTURE_NAME", name), ("GESTURE_STATE", state.rawValue)],
-                              gesture: name, state: state)
+                runner.submit(
+                    eventLine: line, environment: [("GESTURE_NAME", name), ("GESTURE_STATE", state.rawValue)],
+                    gesture: name, state: state)
                 if runner.isFull { runner.waitForRoom() }
             }
             submit("pan", .began)
             submit("pinch", .began)
-            for _ in 0..<200 { submit("pan", .changed); submit("pinch", .changed) }
+            for _ in 0..<200 {
+                submit("pan", .changed)
+                submit("pinch", .changed)
+            }
             submit("pan", .cancelled)
             for _ in 0..<30 { submit("tap", .recognized) }
             submit("pinch", .ended)
             runner.drain()
             let lines = contents(of: out).split(separator: "\n").map(String.init)
-            func states(_ name: String) -> [String] { lines.filter { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) } }
+            func states(_ name: String) -> [String] {
+                lines.filter { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+            }
             #expect(states("pan").first == "began")
             #expect(states("pan").last == "cancelled")
             #expect(states("pinch").first == "began")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 /// The arena's rules, one by one, in the spirit of Flutter's arena_test.dart.
@@ -43,9 +44,12 @@ struct ArenaTests {
         var loose = TapRecognizer.Parameters()
         loose.maxMovementMM = 50
         let s = Scenario(recognizer("pan", pan), recognizer("tap", .tap(loose)))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(60, 50)); s.sync()
-        s.up(0); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(60, 50))
+        s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.log(without: .changed) == ["pan began", "tap failed", "pan ended"])
         #expect(s.first("tap", .failed)?.reason == "excluded: pan began first")
     }
@@ -74,9 +78,10 @@ struct ArenaTests {
 
     @Test func requireToFailChainsRelease() {
         // triple ← double ← single: one tap waits for both to fail.
-        let s = Scenario(recognizer("triple", tapConfig(taps: 3)),
-                         recognizer("double", tapConfig(taps: 2), requires: ["triple"]),
-                         recognizer("single", tapConfig(), requires: ["double"]))
+        let s = Scenario(
+            recognizer("triple", tapConfig(taps: 3)),
+            recognizer("double", tapConfig(taps: 2), requires: ["triple"]),
+            recognizer("single", tapConfig(), requires: ["double"]))
         s.tap(at: mm(50, 50))
         s.advance(ms: 1000)
         #expect(s.log == ["triple failed", "double failed", "single recognized"])
@@ -85,19 +90,26 @@ struct ArenaTests {
     @Test func aHeldGestureFromAnEarlierSequenceIsNotExcludedByTheNextOne() {
         // Tap, then a pan starting inside the double-tap window: the pan makes the
         // double tap fail, which releases the first tap, which the pan does not touch.
-        let s = Scenario(recognizer("double", tapConfig(taps: 2)),
-                         recognizer("tap", tapConfig(), requires: ["double"]),
-                         recognizer("pan", pan))
+        let s = Scenario(
+            recognizer("double", tapConfig(taps: 2)),
+            recognizer("tap", tapConfig(), requires: ["double"]),
+            recognizer("pan", pan))
         s.tap(at: mm(50, 50))
         s.advance(ms: 100)
-        s.down(0, at: mm(51, 50)); s.sync()
-        s.move(0, to: mm(70, 50)); s.sync()
-        s.up(0); s.sync()
+        s.down(0, at: mm(51, 50))
+        s.sync()
+        s.move(0, to: mm(70, 50))
+        s.sync()
+        s.up(0)
+        s.sync()
         // The second touch moving makes double fail (config order puts it first);
         // that releases the held tap from the first sequence; the pan is untouched.
         // (The first "pan failed" is the first tap, which did not move.)
         // The second touch is watched by tap too, which fails on it when it moves.
-        #expect(s.log(without: .changed) == ["pan failed", "double failed", "tap recognized", "tap failed", "pan began", "pan ended"])
+        #expect(
+            s.log(without: .changed) == [
+                "pan failed", "double failed", "tap recognized", "tap failed", "pan began", "pan ended",
+            ])
         #expect(s.first("tap", .recognized)?.time == s.first("double", .failed)?.time)
         #expect(s.first("tap", .recognized)?.location == mm(50, 50))
     }
@@ -118,13 +130,16 @@ struct ArenaTests {
         // early), then begins on the next touch: the first tap is still a tap.
         var press = LongPressRecognizer.Parameters()
         press.minDuration = Millis(500)
-        let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("press", .longPress(press)),
-                         recognizer("tap", tapConfig(), requires: ["double", "press"]))
+        let s = Scenario(
+            recognizer("double", tapConfig(taps: 2)), recognizer("press", .longPress(press)),
+            recognizer("tap", tapConfig(), requires: ["double", "press"]))
         s.tap(at: mm(50, 50))
         s.advance(ms: 100)
-        s.down(0, at: mm(50, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
         s.advance(ms: 800)
-        s.up(0); s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.log(without: .failed) == ["tap recognized", "press began", "press ended"])
     }
 
@@ -134,17 +149,19 @@ struct ArenaTests {
         let s = Scenario(recognizer("double", tapConfig(taps: 2)), recognizer("tap", tapConfig(), requires: ["double"]))
         s.tap(at: mm(50, 50))
         s.advance(ms: 150)
-        s.down(0, at: mm(51, 50)); s.sync()
+        s.down(0, at: mm(51, 50))
+        s.sync()
         #expect(s.arena.members[1].ledger.pending.map(\.sequence) == [1], "the first tap's decision waits on")
         #expect(s.arena.ledgerViolation() == nil)
-        s.up(0); s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.arena.members[1].ledger.pending.isEmpty)
         s.advance(ms: 1000)
         s.arena.cancelAll(at: s.now, because: .deviceRemoved, into: &s.events)
         #expect(s.log == ["double recognized", "tap failed", "tap failed"])
         #if DEBUG
-        // One check per frame (4), per fired timeout round, per teardown, and the one above.
-        #expect(s.arena.ledgerChecks >= 6, "assert runs the ledger's checks in debug builds")
+            // One check per frame (4), per fired timeout round, per teardown, and the one above.
+            #expect(s.arena.ledgerChecks >= 6, "assert runs the ledger's checks in debug builds")
         #endif
     }
 
@@ -152,7 +169,9 @@ struct ArenaTests {
         var l = Arena.Ledger()
         #expect(l.violation(now: 0) == nil)
         _ = l.start(1, takesPart: true)
-        l.status = .held(Arena.Held(report: Report(detail: .none, fingers: 1, location: .zero, locationNormalised: .zero), discrete: true))
+        l.status = .held(
+            Arena.Held(
+                report: Report(detail: .none, fingers: 1, location: .zero, locationNormalised: .zero), discrete: true))
         _ = l.start(2, takesPart: true)
         #expect(l.violation(now: 2) == nil)
         #expect(l.violation(now: 1) == "sequence 2 is after the arena's 1")
@@ -174,8 +193,10 @@ struct ArenaTests {
 
     @Test func cancelAllCancelsWhatBeganAndFailsWhatWasDeciding() {
         let s = Scenario(recognizer("circle", circle, simultaneous: ["pan"]), recognizer("pan", pan))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(60, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(60, 50))
+        s.sync()
         s.arena.cancelAll(at: s.now, because: .deviceRemoved, into: &s.events)
         #expect(s.log == ["pan began", "circle failed", "pan cancelled"])
         #expect(s.events.dropFirst().allSatisfy { $0.reason == "device removed" })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 @Suite("Slot decoder: touch lifecycles from type-B events")
@@ -8,7 +9,8 @@ struct DecoderTests {
 
     func feed(_ d: inout SlotDecoder, _ events: [(UInt16, UInt16, Int32)], at ms: Int64 = 0) -> [TouchFrame] {
         var frames: [TouchFrame] = []
-        for (t, c, v) in events where d.feed(RawEvent(time: EventTime(microseconds: ms * 1000), type: t, code: c, value: v)) {
+        for (t, c, v) in events
+        where d.feed(RawEvent(time: EventTime(microseconds: ms * 1000), type: t, code: c, value: v)) {
             frames.append(d.lastFrame)
         }
         return frames
@@ -16,8 +18,12 @@ struct DecoderTests {
 
     @Test func oneFingerBeginsMovesEnds() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        let f1 = feed(&d, [(EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_TRACKING_ID, 5),
-                           (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 200), (EV.SYN, SYN.REPORT, 0)])
+        let f1 = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_TRACKING_ID, 5),
+                (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 200), (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f1.count == 1)
         #expect(f1[0].touches.map(\.phase) == [.began])
         #expect(f1[0].touches[0].position == mm(10, 20))
@@ -35,22 +41,30 @@ struct DecoderTests {
     @Test func aTouchLandingWhereItsSlotsLastOneWasKeepsThePositionKnownAtOpen() {
         // The kernel does not resend an unchanged ABS_MT_POSITION_X: the new touch
         // reports only its y, and x is what the slot had when the device was opened.
-        let landing: [(UInt16, UInt16, Int32)] = [(EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.ABS, ABS.MT_POSITION_Y, 400),
-                                                  (EV.SYN, SYN.REPORT, 0)]
+        let landing: [(UInt16, UInt16, Int32)] = [
+            (EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.ABS, ABS.MT_POSITION_Y, 400),
+            (EV.SYN, SYN.REPORT, 0),
+        ]
         var d = SlotDecoder(device: device, geometry: geometry, initialPositions: [SlotPosition(x: 510, y: 340)])
         #expect(feed(&d, landing).first?.touches.first?.position == mm(51, 40))
         var unknown = SlotDecoder(device: device, geometry: geometry)
         #expect(feed(&unknown, landing).first?.touches.first?.position == mm(0, 40), "without them, the left edge")
-        var outside = SlotDecoder(device: device, geometry: geometry, initialPositions: [SlotPosition(x: -5, y: 99_999)])
-        #expect(feed(&outside, [(EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.SYN, SYN.REPORT, 0)]).first?.touches.first?.position
+        var outside = SlotDecoder(
+            device: device, geometry: geometry, initialPositions: [SlotPosition(x: -5, y: 99_999)])
+        #expect(
+            feed(&outside, [(EV.ABS, ABS.MT_TRACKING_ID, 3), (EV.SYN, SYN.REPORT, 0)]).first?.touches.first?.position
                 == mm(0, 100), "clamped to the axes like any position")
     }
 
     @Test func secondFingerIsStationaryWhileFirstMoves() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        _ = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 100),
-                      (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2), (EV.ABS, ABS.MT_POSITION_X, 300),
-                      (EV.ABS, ABS.MT_POSITION_Y, 100), (EV.SYN, SYN.REPORT, 0)])
+        _ = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 100),
+                (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2), (EV.ABS, ABS.MT_POSITION_X, 300),
+                (EV.ABS, ABS.MT_POSITION_Y, 100), (EV.SYN, SYN.REPORT, 0),
+            ])
         let f = feed(&d, [(EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_POSITION_X, 120), (EV.SYN, SYN.REPORT, 0)], at: 10)
         #expect(f.count == 1)
         #expect(f[0].touches.map(\.phase) == [.moved, .stationary])
@@ -60,11 +74,19 @@ struct DecoderTests {
 
     @Test func newTrackingIDInOneFrameEndsTheOldTouchAndBeginsANewOne() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        let first = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 7), (EV.ABS, ABS.MT_POSITION_X, 100),
-                              (EV.ABS, ABS.MT_POSITION_Y, 100), (EV.SYN, SYN.REPORT, 0)])
+        let first = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 7), (EV.ABS, ABS.MT_POSITION_X, 100),
+                (EV.ABS, ABS.MT_POSITION_Y, 100), (EV.SYN, SYN.REPORT, 0),
+            ])
         let oldID = first[0].touches[0].id
-        let f = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 8), (EV.ABS, ABS.MT_POSITION_X, 500),
-                          (EV.SYN, SYN.REPORT, 0)], at: 10)
+        let f = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 8), (EV.ABS, ABS.MT_POSITION_X, 500),
+                (EV.SYN, SYN.REPORT, 0),
+            ], at: 10)
         #expect(f.count == 1)
         #expect(f[0].touches.map(\.phase) == [.ended, .began])
         #expect(f[0].touches[0].id == oldID)
@@ -75,8 +97,12 @@ struct DecoderTests {
 
     @Test func axisUpdatesToADeadSlotBeginNothing() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        let f = feed(&d, [(EV.ABS, ABS.MT_SLOT, 3), (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 100),
-                          (EV.SYN, SYN.REPORT, 0)])
+        let f = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_SLOT, 3), (EV.ABS, ABS.MT_POSITION_X, 100), (EV.ABS, ABS.MT_POSITION_Y, 100),
+                (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.isEmpty)
         #expect(d.liveTouchCount == 0)
     }
@@ -96,8 +122,12 @@ struct DecoderTests {
         _ = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.SYN, SYN.REPORT, 0)])
         let f = feed(&d, [(EV.ABS, ABS.MT_TOOL_TYPE, MTTool.palm), (EV.SYN, SYN.REPORT, 0)], at: 10)
         #expect(f.map { $0.touches.map(\.phase) } == [[.cancelled]])
-        let after = feed(&d, [(EV.ABS, ABS.MT_POSITION_X, 900), (EV.SYN, SYN.REPORT, 0),
-                              (EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)], at: 20)
+        let after = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_POSITION_X, 900), (EV.SYN, SYN.REPORT, 0),
+                (EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0),
+            ], at: 20)
         #expect(after.isEmpty, "the palm's later movement and lift say nothing")
     }
 
@@ -111,12 +141,20 @@ struct DecoderTests {
 
     @Test func touchesThatVanishDuringAResyncAreCancelled() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        _ = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2),
-                      (EV.SYN, SYN.REPORT, 0)])
+        _ = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2),
+                (EV.SYN, SYN.REPORT, 0),
+            ])
         d.beginResync()
         // What libevdev synthesizes: slot 0 lifted, slot 1 moved, then a report.
-        let f = feed(&d, [(EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.ABS, ABS.MT_SLOT, 1),
-                          (EV.ABS, ABS.MT_POSITION_X, 50), (EV.SYN, SYN.REPORT, 0)], at: 50)
+        let f = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_SLOT, 0), (EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.ABS, ABS.MT_SLOT, 1),
+                (EV.ABS, ABS.MT_POSITION_X, 50), (EV.SYN, SYN.REPORT, 0),
+            ], at: 50)
         #expect(f.map { $0.touches.map(\.phase) } == [[.cancelled, .moved]])
         // After the resync, lifting ends normally.
         let g = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)], at: 60)
@@ -125,8 +163,12 @@ struct DecoderTests {
 
     @Test func cancelAllTouchesWhenTheDeviceGoesAway() {
         var d = SlotDecoder(device: device, geometry: geometry)
-        _ = feed(&d, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2),
-                      (EV.SYN, SYN.REPORT, 0)])
+        _ = feed(
+            &d,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_SLOT, 1), (EV.ABS, ABS.MT_TRACKING_ID, 2),
+                (EV.SYN, SYN.REPORT, 0),
+            ])
         let first = d.cancelAllTouches(at: EventTime(microseconds: 5000))
         #expect(first)
         #expect(d.lastFrame.touches.map(\.phase) == [.cancelled, .cancelled])
@@ -140,12 +182,16 @@ struct DecoderTests {
         var ids: Set<TouchID> = []
         for round in 0..<3 {
             for d in [0, 1] {
-                let frames = d == 0
+                let frames =
+                    d == 0
                     ? feed(&a, [(EV.ABS, ABS.MT_TRACKING_ID, 9), (EV.SYN, SYN.REPORT, 0)], at: Int64(round))
                     : feed(&b, [(EV.ABS, ABS.MT_TRACKING_ID, 9), (EV.SYN, SYN.REPORT, 0)], at: Int64(round))
                 ids.insert(frames[0].touches[0].id)
-                if d == 0 { _ = feed(&a, [(EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)]) }
-                else { _ = feed(&b, [(EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)]) }
+                if d == 0 {
+                    _ = feed(&a, [(EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)])
+                } else {
+                    _ = feed(&b, [(EV.ABS, ABS.MT_TRACKING_ID, -1), (EV.SYN, SYN.REPORT, 0)])
+                }
             }
         }
         #expect(ids.count == 6)
@@ -156,8 +202,12 @@ struct DecoderTests {
         st.axes[ABS.X] = AxisInfo(minimum: 0, maximum: 1000, resolution: 10)
         st.axes[ABS.Y] = AxisInfo(minimum: 0, maximum: 1000, resolution: 10)
         var d = SlotDecoder(device: st, geometry: DeviceGeometry(x: st.xAxis!, y: st.yAxis!))
-        let f = feed(&d, [(EV.KEY, BTN.TOUCH, 1), (EV.ABS, ABS.X, 200), (EV.ABS, ABS.Y, 300), (EV.SYN, SYN.REPORT, 0),
-                          (EV.ABS, ABS.X, 250), (EV.SYN, SYN.REPORT, 0), (EV.KEY, BTN.TOUCH, 0), (EV.SYN, SYN.REPORT, 0)])
+        let f = feed(
+            &d,
+            [
+                (EV.KEY, BTN.TOUCH, 1), (EV.ABS, ABS.X, 200), (EV.ABS, ABS.Y, 300), (EV.SYN, SYN.REPORT, 0),
+                (EV.ABS, ABS.X, 250), (EV.SYN, SYN.REPORT, 0), (EV.KEY, BTN.TOUCH, 0), (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.map { $0.touches.map(\.phase) } == [[.began], [.moved], [.ended]])
         #expect(f[2].touches[0].position == mm(25, 30))
     }
@@ -204,22 +254,22 @@ struct GeometryTests {
 struct EvemuTests {
     @Test func parsesDescriptionAndEvents() throws {
         let text = """
-        # EVEMU 1.3
-        N: Some Panel
-        I: 0018 0eef 72a1 0210
-        P: 02 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 04 00 00 00 00 00 00
-        A: 00 0 799 0 0 0
-        A: 2f 0 9 0 0
-        A: 35 0 799 0 0 12
-        E: 0.000001 0003 0039 0003\t# EV_ABS / ABS_MT_TRACKING_ID   3
-        E: 1.5 0003 0039 -001
-        """
+            # EVEMU 1.3
+            N: Some Panel
+            I: 0018 0eef 72a1 0210
+            P: 02 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 00 00
+            B: 01 00 04 00 00 00 00 00 00
+            A: 00 0 799 0 0 0
+            A: 2f 0 9 0 0
+            A: 35 0 799 0 0 12
+            E: 0.000001 0003 0039 0003\t# EV_ABS / ABS_MT_TRACKING_ID   3
+            E: 1.5 0003 0039 -001
+            """
         let r = try EvemuRecording(parsing: text)
         let d = try #require(r.device)
         #expect(d.name == "Some Panel")
@@ -230,7 +280,8 @@ struct EvemuTests {
         #expect(d.axes[ABS.MT_POSITION_X]?.resolution == 12)
         #expect(d.axes[ABS.X]?.resolution == 0)
         #expect(r.events.count == 2)
-        #expect(r.events[0] == RawEvent(time: EventTime(microseconds: 1), type: EV.ABS, code: ABS.MT_TRACKING_ID, value: 3))
+        #expect(
+            r.events[0] == RawEvent(time: EventTime(microseconds: 1), type: EV.ABS, code: ABS.MT_TRACKING_ID, value: 3))
         #expect(r.events[1].time == EventTime(microseconds: 1_500_000))
         #expect(r.events[1].value == -1)
     }

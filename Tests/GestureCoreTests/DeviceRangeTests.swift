@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 /// Numbers a device declares or sends are not trusted: any 32-bit range, any
@@ -17,7 +18,8 @@ struct DeviceRangeTests {
 
     func frames(_ d: inout SlotDecoder, _ events: [(UInt16, UInt16, Int32)]) -> [TouchFrame] {
         var out: [TouchFrame] = []
-        for (t, c, v) in events where d.feed(RawEvent(time: EventTime(microseconds: 1000), type: t, code: c, value: v)) {
+        for (t, c, v) in events where d.feed(RawEvent(time: EventTime(microseconds: 1000), type: t, code: c, value: v))
+        {
             out.append(d.lastFrame)
         }
         return out
@@ -32,15 +34,20 @@ struct DeviceRangeTests {
         // The fallback size follows the (equal) spans.
         #expect(g.sizeMM == Point(x: 150, y: 150))
         // With a resolution, the size comes from the 64-bit span.
-        let r = DeviceGeometry(x: widestDevice(resolution: 1_000_000).xAxis!, y: widestDevice(resolution: 1_000_000).yAxis!)
+        let r = DeviceGeometry(
+            x: widestDevice(resolution: 1_000_000).xAxis!, y: widestDevice(resolution: 1_000_000).yAxis!)
         #expect(abs(r.sizeMM.x - 4294.967295) < 1e-6)
     }
 
     @Test func extremeValuesOnTheWidestAxisGiveEdges() {
         let d = widestDevice()
         var decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
-        let f = frames(&decoder, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, .max),
-                                  (EV.ABS, ABS.MT_POSITION_Y, .min), (EV.SYN, SYN.REPORT, 0)])
+        let f = frames(
+            &decoder,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, .max),
+                (EV.ABS, ABS.MT_POSITION_Y, .min), (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.count == 1)
         #expect(f[0].touches[0].normalised == Point(x: 1, y: 0))
         #expect(decoder.clampedCount == 0)
@@ -49,10 +56,14 @@ struct DeviceRangeTests {
     @Test func valuesOutsideTheDeclaredRangeAreClampedAndCounted() {
         let d = testDevice()  // x 0…2000, y 0…1000, 10 units/mm
         var decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
-        let f = frames(&decoder, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, .max),
-                                  (EV.ABS, ABS.MT_POSITION_Y, -5000), (EV.SYN, SYN.REPORT, 0),
-                                  (EV.ABS, ABS.MT_POSITION_X, .min), (EV.ABS, ABS.MT_POSITION_Y, 500),
-                                  (EV.SYN, SYN.REPORT, 0)])
+        let f = frames(
+            &decoder,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, .max),
+                (EV.ABS, ABS.MT_POSITION_Y, -5000), (EV.SYN, SYN.REPORT, 0),
+                (EV.ABS, ABS.MT_POSITION_X, .min), (EV.ABS, ABS.MT_POSITION_Y, 500),
+                (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.count == 2)
         #expect(f[0].touches[0].normalised == Point(x: 1, y: 0))
         #expect(f[0].touches[0].position == mm(200, 0))
@@ -66,8 +77,12 @@ struct DeviceRangeTests {
         d.axes[ABS.X] = AxisInfo(minimum: 100, maximum: 200)
         d.axes[ABS.Y] = AxisInfo(minimum: .min, maximum: .max)
         var decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
-        let f = frames(&decoder, [(EV.KEY, BTN.TOUCH, 1), (EV.ABS, ABS.X, .min), (EV.ABS, ABS.Y, .max),
-                                  (EV.SYN, SYN.REPORT, 0)])
+        let f = frames(
+            &decoder,
+            [
+                (EV.KEY, BTN.TOUCH, 1), (EV.ABS, ABS.X, .min), (EV.ABS, ABS.Y, .max),
+                (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.first?.touches.first?.normalised == Point(x: 0, y: 1))
     }
 
@@ -81,7 +96,9 @@ struct DeviceRangeTests {
         }
         #expect(g.normalised(rawX: 1000, rawY: 500) == Point(x: 1, y: 0))
         // A calibration with a non-finite number is no calibration.
-        #expect(DeviceGeometry(x: d.xAxis!, y: d.yAxis!, calibration: [.nan, 0, 0, 0, 1, 0]).calibration == DeviceGeometry.identity)
+        #expect(
+            DeviceGeometry(x: d.xAxis!, y: d.yAxis!, calibration: [.nan, 0, 0, 0, 1, 0]).calibration
+                == DeviceGeometry.identity)
     }
 
     @Test func rotationKeepsLocationsInTheUnitSquare() {
@@ -109,8 +126,12 @@ struct DeviceRangeTests {
         #expect(g.sizeSource == .fallback)
         #expect(g.sizeMM == Point(x: 0, y: 0))
         var decoder = SlotDecoder(device: d, geometry: g)
-        let f = frames(&decoder, [(EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 7),
-                                  (EV.ABS, ABS.MT_POSITION_Y, .min), (EV.SYN, SYN.REPORT, 0)])
+        let f = frames(
+            &decoder,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 1), (EV.ABS, ABS.MT_POSITION_X, 7),
+                (EV.ABS, ABS.MT_POSITION_Y, .min), (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.first?.touches.first?.normalised == Point(x: 0, y: 0))
     }
 
@@ -118,12 +139,17 @@ struct DeviceRangeTests {
         var d = widestDevice()
         d.axes[ABS.MT_SLOT] = AxisInfo(minimum: .min, maximum: .max)
         #expect(d.slotCount == 2_147_483_648)
-        var decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!),
-                                  initialTrackingIDs: [.max, .min], initialSlot: .max)
-        let f = frames(&decoder, [(EV.ABS, ABS.MT_TRACKING_ID, 4), (EV.ABS, ABS.MT_SLOT, .min),
-                                  (EV.ABS, ABS.MT_TRACKING_ID, 5), (EV.ABS, ABS.MT_SLOT, .max),
-                                  (EV.ABS, ABS.MT_POSITION_X, 3), (EV.ABS, ABS.MT_SLOT, 63),
-                                  (EV.ABS, ABS.MT_TRACKING_ID, .max), (EV.SYN, SYN.REPORT, 0)])
+        var decoder = SlotDecoder(
+            device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!),
+            initialTrackingIDs: [.max, .min], initialSlot: .max)
+        let f = frames(
+            &decoder,
+            [
+                (EV.ABS, ABS.MT_TRACKING_ID, 4), (EV.ABS, ABS.MT_SLOT, .min),
+                (EV.ABS, ABS.MT_TRACKING_ID, 5), (EV.ABS, ABS.MT_SLOT, .max),
+                (EV.ABS, ABS.MT_POSITION_X, 3), (EV.ABS, ABS.MT_SLOT, 63),
+                (EV.ABS, ABS.MT_TRACKING_ID, .max), (EV.SYN, SYN.REPORT, 0),
+            ])
         #expect(f.count == 1)
         #expect(f[0].touches.map(\.slot) == [63])
         #expect(f[0].touches[0].trackingID == .max)

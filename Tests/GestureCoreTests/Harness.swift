@@ -47,7 +47,10 @@ final class Scenario {
         pending.append(RawEvent(time: now, type: type, code: code, value: value))
     }
     private func slot(_ s: Int) {
-        if currentSlot != Int32(s) { emit(EV.ABS, ABS.MT_SLOT, Int32(s)); currentSlot = Int32(s) }
+        if currentSlot != Int32(s) {
+            emit(EV.ABS, ABS.MT_SLOT, Int32(s))
+            currentSlot = Int32(s)
+        }
     }
     func down(_ s: Int, at p: Point) {
         slot(s)
@@ -89,13 +92,22 @@ final class Scenario {
     /// One finger along `points`, one frame every `frameMS`, then lifted.
     func stroke(_ points: [Point], frameMS: Double = 12, slot s: Int = 0, lift: Bool = true) {
         guard let first = points.first else { return }
-        down(s, at: first); sync()
-        for p in points.dropFirst() { move(s, to: p); sync(after: frameMS) }
-        if lift { up(s); sync(after: frameMS) }
+        down(s, at: first)
+        sync()
+        for p in points.dropFirst() {
+            move(s, to: p)
+            sync(after: frameMS)
+        }
+        if lift {
+            up(s)
+            sync(after: frameMS)
+        }
     }
     func tap(at p: Point, holdMS: Double = 60) {
-        down(0, at: p); sync()
-        up(0); sync(after: holdMS)
+        down(0, at: p)
+        sync()
+        up(0)
+        sync(after: holdMS)
     }
 
     /// `name state` for every event, in order, e.g. ["tap recognized"].
@@ -108,8 +120,10 @@ final class Scenario {
     }
 }
 
-func recognizer(_ name: String, _ p: RecognizerParameters, requires: [String] = [], simultaneous: [String] = [],
-                canPrevent: Bool = true, canBePrevented: Bool = true) -> RecognizerConfig {
+func recognizer(
+    _ name: String, _ p: RecognizerParameters, requires: [String] = [], simultaneous: [String] = [],
+    canPrevent: Bool = true, canBePrevented: Bool = true
+) -> RecognizerConfig {
     var r = RecognizerConfig(name: name, parameters: p)
     r.requiresFailureOf = requires
     r.simultaneousWith = simultaneous
@@ -127,8 +141,10 @@ func tapConfig(taps: Int = 1, fingers: Int = 1) -> RecognizerParameters {
 
 /// A circle of `radius` mm around `center`, `turns` turns, starting at angle
 /// `start` (radians), clockwise on screen unless `clockwise` is false.
-func circlePoints(center: Point = mm(100, 50), radius: Double = 20, turns: Double = 1.0, count: Int = 60,
-                  start: Double = 0, clockwise: Bool = true, wobble: Double = 0) -> [Point] {
+func circlePoints(
+    center: Point = mm(100, 50), radius: Double = 20, turns: Double = 1.0, count: Int = 60,
+    start: Double = 0, clockwise: Bool = true, wobble: Double = 0
+) -> [Point] {
     (0...count).map { i in
         let a = start + (clockwise ? 1 : -1) * 2 * Double.pi * turns * Double(i) / Double(count)
         let r = radius + wobble * sin(Double(i) * 1.7)

@@ -1,11 +1,15 @@
 import Testing
+
 @testable import GestureCore
 
 // The test panel is 200 × 100 mm (Harness.swift), 12 ms between frames unless said.
 
-func swipe(_ name: String = "s", edge: Edge? = nil, at: EdgeFilter.At = .start, marginMM: Double = 4.5,
-                   range: ClosedRange<Double>? = nil, _ configure: (inout SwipeRecognizer.Parameters) -> Void = { _ in })
-    -> RecognizerConfig {
+func swipe(
+    _ name: String = "s", edge: Edge? = nil, at: EdgeFilter.At = .start, marginMM: Double = 4.5,
+    range: ClosedRange<Double>? = nil, _ configure: (inout SwipeRecognizer.Parameters) -> Void = { _ in }
+)
+    -> RecognizerConfig
+{
     var p = SwipeRecognizer.Parameters()
     p.directions = Set(SwipeRecognizer.Direction.allCases)
     p.maxAngleDegrees = 22.5
@@ -16,7 +20,8 @@ func swipe(_ name: String = "s", edge: Edge? = nil, at: EdgeFilter.At = .start, 
 }
 
 private func slider(_ name: String = "slider", edge: Edge? = .left, stepMM: Double = 5, axis: PanRecognizer.Axis = .y)
-    -> RecognizerConfig {
+    -> RecognizerConfig
+{
     var p = PanRecognizer.Parameters()
     p.stepMM = stepMM
     p.axis = axis
@@ -25,7 +30,6 @@ private func slider(_ name: String = "slider", edge: Edge? = .left, stepMM: Doub
     if let edge { r.filter.edge = EdgeFilter(edge: edge) }
     return r
 }
-
 
 /// `count` frames from `a` moving at `speed` mm/s in direction `d` (unit), 8 ms apart (a 120 Hz panel).
 func fling(from a: Point, direction d: Point, speed: Double, frames: Int = 12) -> [Point] {
@@ -57,7 +61,9 @@ struct EdgeTests {
     }
 
     @Test func aCornerCountsForBothItsEdgesAndNotForTheOthers() {
-        for (edge, fires) in [(Edge.topLeft, true), (.left, true), (.top, true), (.bottomLeft, false), (.topRight, false)] {
+        for (edge, fires) in [
+            (Edge.topLeft, true), (.left, true), (.top, true), (.bottomLeft, false), (.topRight, false),
+        ] {
             let s = Scenario(swipe(edge: edge))
             s.stroke(fling(from: mm(2, 2), direction: mm(0.7071, 0.7071), speed: 300, frames: 10), frameMS: 8)
             #expect(s.log == (fires ? ["s recognized"] : []), "\(edge)")
@@ -127,7 +133,10 @@ struct EdgeTests {
             // Any direction that keeps 25 mm of travel on the screen: towards its middle, ±60°.
             let a = atan2(50 - start.y, 100 - start.x) + rng.uniform(-1.05...1.05)
             let speed = rng.uniform(100...1500)
-            s.stroke(fling(from: start, direction: Point(x: cos(a), y: sin(a)), speed: speed, frames: frames(for: 25, at: speed)), frameMS: 8)
+            s.stroke(
+                fling(
+                    from: start, direction: Point(x: cos(a), y: sin(a)), speed: speed,
+                    frames: frames(for: 25, at: speed)), frameMS: 8)
             if s.events.contains(where: { $0.state == .recognized && $0.name != "centre" }) { centreAsEdge += 1 }
             if s.first("centre", .recognized) != nil { centreSwipes += 1 }
         }
@@ -139,8 +148,10 @@ struct EdgeTests {
             let x = fast ? rng.uniform(0...8) : rng.uniform(0...4.5)
             let speed = fast ? rng.uniform(400...1500) : rng.uniform(100...400)
             let a = rng.uniform(-0.35...0.35)
-            s.stroke(fling(from: mm(x, rng.uniform(20...80)), direction: Point(x: cos(a), y: sin(a)), speed: speed,
-                           frames: frames(for: 25, at: speed)), frameMS: 8)
+            s.stroke(
+                fling(
+                    from: mm(x, rng.uniform(20...80)), direction: Point(x: cos(a), y: sin(a)), speed: speed,
+                    frames: frames(for: 25, at: speed)), frameMS: 8)
             if s.first("left", .recognized) == nil { edgeMissed += 1 }
         }
         #expect(centreSwipes == 300, "every centre stroke is a swipe: the test sees swipes, not failures")
@@ -174,7 +185,10 @@ struct EdgeTests {
         let s = Scenario([swipe(edge: .top)], rotation: .cw90)
         s.stroke(fling(from: mm(2, 50), direction: mm(1, 0), speed: 300, frames: 10), frameMS: 8)
         #expect(s.log == ["s recognized"])
-        guard case .swipe(let direction, _, _)? = s.events.first?.detail else { Issue.record("no swipe"); return }
+        guard case .swipe(let direction, _, _)? = s.events.first?.detail else {
+            Issue.record("no swipe")
+            return
+        }
         #expect(direction == .down)
         #expect(s.events.first?.edge == .top)
         let unrotated = Scenario(swipe(edge: .top))
@@ -192,9 +206,11 @@ struct EdgeTests {
         s.advance(ms: 400)
         s.tap(at: mm(100, 50))
         s.advance(ms: 400)
-        s.down(0, at: mm(100, 3)); s.sync()
+        s.down(0, at: mm(100, 3))
+        s.sync()
         s.advance(ms: 600)
-        s.up(0); s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.log(without: .failed) == ["t recognized", "p began", "p ended"])
     }
 }
@@ -208,20 +224,33 @@ struct PhoneSwipeTests {
     func theEightDirections(direction: Point, name: String) {
         let s = Scenario(swipe())
         s.stroke(fling(from: mm(100, 50), direction: direction, speed: 400, frames: 10), frameMS: 8)
-        guard case .swipe(let got, _, _)? = s.events.first?.detail else { Issue.record("no swipe: \(s.log)"); return }
+        guard case .swipe(let got, _, _)? = s.events.first?.detail else {
+            Issue.record("no swipe: \(s.log)")
+            return
+        }
         #expect(got.rawValue == name)
     }
 
     @Test func withOnlyTheFourTheNearestOfThoseIsTaken() {
-        let s = Scenario(swipe { $0.directions = [.left, .right, .up, .down]; $0.maxAngleDegrees = 30 })
+        let s = Scenario(
+            swipe {
+                $0.directions = [.left, .right, .up, .down]
+                $0.maxAngleDegrees = 30
+            })
         // 25° below the horizontal: with four directions, that is right.
         s.stroke(fling(from: mm(100, 50), direction: mm(0.9063, 0.4226), speed: 400, frames: 10), frameMS: 8)
-        guard case .swipe(let got, _, _)? = s.events.first?.detail else { Issue.record("no swipe: \(s.log)"); return }
+        guard case .swipe(let got, _, _)? = s.events.first?.detail else {
+            Issue.record("no swipe: \(s.log)")
+            return
+        }
         #expect(got == .right)
         // With the diagonals it is nearer down_right (20° off) than right (25° off).
         let eight = Scenario(swipe())
         eight.stroke(fling(from: mm(100, 50), direction: mm(0.9063, 0.4226), speed: 400, frames: 10), frameMS: 8)
-        guard case .swipe(let nearest, _, _)? = eight.events.first?.detail else { Issue.record("no swipe: \(eight.log)"); return }
+        guard case .swipe(let nearest, _, _)? = eight.events.first?.detail else {
+            Issue.record("no swipe: \(eight.log)")
+            return
+        }
         #expect(nearest == .downRight)
     }
 
@@ -234,7 +263,7 @@ struct PhoneSwipeTests {
         #expect(s.events[0].reason == "travelled 0.30 of the screen < 0.33")
         // A diagonal is measured against the diagonal (223.6 mm): 0.66 of it is 147.6 mm.
         let d = Scenario(swipe { $0.minLength = 0.66 })
-        d.stroke(line(mm(10, 10), mm(90, 90), count: 10), frameMS: 8)      // 113 mm
+        d.stroke(line(mm(10, 10), mm(90, 90), count: 10), frameMS: 8)  // 113 mm
         #expect(d.log == ["s failed"])
     }
 
@@ -247,9 +276,13 @@ struct PhoneSwipeTests {
 
     @Test func aFingerThatStoppedBeforeLiftingDidNotSwipe() {
         let s = Scenario(swipe())
-        s.stroke(line(mm(50, 50), mm(120, 50), count: 10) + Array(repeating: mm(120, 50.2), count: 1), frameMS: 8, lift: false)
-        s.move(0, to: mm(120, 50.4)); s.sync(after: 300)
-        s.up(0); s.sync(after: 8)
+        s.stroke(
+            line(mm(50, 50), mm(120, 50), count: 10) + Array(repeating: mm(120, 50.2), count: 1), frameMS: 8,
+            lift: false)
+        s.move(0, to: mm(120, 50.4))
+        s.sync(after: 300)
+        s.up(0)
+        s.sync(after: 8)
         #expect(s.log == ["s failed"])
         #expect(s.events[0].reason?.hasPrefix("slowed to") == true, "\(s.events[0].reason ?? "")")
     }
@@ -280,10 +313,18 @@ struct PhoneSwipeTests {
 struct SliderTests {
     @Test func stepsFollowTheFingerAlongTheEdge() {
         let s = Scenario(slider())
-        s.down(0, at: mm(2, 30)); s.sync()
-        for y in stride(from: 31.0, through: 53, by: 1) { s.move(0, to: mm(2.5, y)); s.sync(after: 8) }   // 23 mm down
-        for y in stride(from: 52.0, through: 39, by: -1) { s.move(0, to: mm(2.5, y)); s.sync(after: 8) }  // 14 mm back up
-        s.up(0); s.sync(after: 8)
+        s.down(0, at: mm(2, 30))
+        s.sync()
+        for y in stride(from: 31.0, through: 53, by: 1) {
+            s.move(0, to: mm(2.5, y))
+            s.sync(after: 8)
+        }  // 23 mm down
+        for y in stride(from: 52.0, through: 39, by: -1) {
+            s.move(0, to: mm(2.5, y))
+            s.sync(after: 8)
+        }  // 14 mm back up
+        s.up(0)
+        s.sync(after: 8)
         #expect(s.log == ["slider began"] + Array(repeating: "slider changed", count: 3 + 2) + ["slider ended"])
         #expect(s.events.map(\.step) == [1, 1, 1, 1, -1, -1, nil])
         #expect(s.events[0].json.contains("\"step\":1"))
@@ -292,10 +333,16 @@ struct SliderTests {
 
     @Test func aFingerRestingOnAStepDoesNotChatter() {
         let s = Scenario(slider())
-        s.down(0, at: mm(2, 30)); s.sync()
-        s.move(0, to: mm(2, 35.2)); s.sync(after: 8)
-        for i in 0..<20 { s.move(0, to: mm(2, i % 2 == 0 ? 34.6 : 35.4)); s.sync(after: 8) }
-        s.up(0); s.sync(after: 8)
+        s.down(0, at: mm(2, 30))
+        s.sync()
+        s.move(0, to: mm(2, 35.2))
+        s.sync(after: 8)
+        for i in 0..<20 {
+            s.move(0, to: mm(2, i % 2 == 0 ? 34.6 : 35.4))
+            s.sync(after: 8)
+        }
+        s.up(0)
+        s.sync(after: 8)
         #expect(s.log == ["slider began", "slider ended"])
     }
 
@@ -318,7 +365,14 @@ struct EdgeTraceBackTests {
     @Test func theRangeIsJudgedWhereTheFingerLandedNotWhereItWasTracedBackTo() {
         // The lower 70 % of the left edge; landing at 33 % and sliding down fast:
         // traced back, the start would lie above 30 %.
-        var r = RecognizerConfig(name: "slider", parameters: .pan({ var p = PanRecognizer.Parameters(); p.stepMM = 5; return p }()))
+        var r = RecognizerConfig(
+            name: "slider",
+            parameters: .pan(
+                {
+                    var p = PanRecognizer.Parameters()
+                    p.stepMM = 5
+                    return p
+                }()))
         r.filter.edge = EdgeFilter(edge: .left, range: 0.3...1.0)
         let s = Scenario(r)
         s.stroke(fling(from: mm(2, 33), direction: mm(0, 1), speed: 500, frames: 8), frameMS: 8)
@@ -331,19 +385,28 @@ struct EdgeTraceBackTests {
         var tap = RecognizerConfig(name: "t", parameters: tapConfig())
         tap.filter.edge = EdgeFilter(edge: .left)
         let s = Scenario(tap)
-        s.down(0, at: mm(3.8, 50)); s.sync()
-        s.move(0, to: mm(2.6, 50)); s.sync(after: 10)
-        s.up(0); s.sync(after: 40)
+        s.down(0, at: mm(3.8, 50))
+        s.sync()
+        s.move(0, to: mm(2.6, 50))
+        s.sync(after: 10)
+        s.up(0)
+        s.sync(after: 40)
         #expect(s.log == ["t recognized"])
     }
 
     @Test func reportsMicrosecondsApartAreNoFastStart() {
         // 1 mm of jitter 0.2 ms after landing, 7 mm in, then a slow drag inwards (25 mm/s).
         let s = Scenario(swipe(edge: .left) { $0.minSpeedMMPerS = 0 })
-        s.down(0, at: mm(7, 50)); s.sync()
-        s.move(0, to: mm(8, 50)); s.sync(after: 0.2)
-        for i in 1...40 { s.move(0, to: mm(8 + Double(i) * 0.5, 50)); s.sync(after: 20) }
-        s.up(0); s.sync(after: 20)
+        s.down(0, at: mm(7, 50))
+        s.sync()
+        s.move(0, to: mm(8, 50))
+        s.sync(after: 0.2)
+        for i in 1...40 {
+            s.move(0, to: mm(8 + Double(i) * 0.5, 50))
+            s.sync(after: 20)
+        }
+        s.up(0)
+        s.sync(after: 20)
         #expect(s.log == ["s failed"])
     }
 }
@@ -356,9 +419,9 @@ struct MultiTapSitsOutTests {
         double.filter.edge = EdgeFilter(edge: .top)
         let tap = recognizer("tap", tapConfig(), requires: ["double_tap"])
         let s = Scenario(double, tap)
-        s.tap(at: mm(100, 2))        // at the top: double_tap starts counting
+        s.tap(at: mm(100, 2))  // at the top: double_tap starts counting
         s.advance(ms: 100)
-        s.tap(at: mm(100, 50))       // in the middle, inside the window: double_tap sits it out
+        s.tap(at: mm(100, 50))  // in the middle, inside the window: double_tap sits it out
         s.advance(ms: 1000)
         let taps = s.events.filter { $0.name == "tap" && $0.state == .recognized }
         #expect(taps.count == 2)

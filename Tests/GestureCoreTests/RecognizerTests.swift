@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 @Suite("tap")
@@ -16,31 +17,39 @@ struct TapTests {
 
     @Test func movingTooFarFailsAtOnceWithTheDistance() {
         let s = Scenario(recognizer("tap", tapConfig()))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(56, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(56, 50))
+        s.sync()
         #expect(s.log == ["tap failed"])
         #expect(s.events[0].reason == "moved 6.0 mm > 5.0 mm")
     }
 
     @Test func holdingTooLongFailsWhenTheTimerFires() {
         let s = Scenario(recognizer("tap", tapConfig()))
-        s.down(0, at: mm(50, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
         #expect(s.arena.nextDeadline == s.now + Millis(350))
         s.advance(ms: 349)
         #expect(s.events.isEmpty)
         s.advance(ms: 2)
         #expect(s.log == ["tap failed"])
         #expect(s.events[0].reason == "held longer than 350 ms")
-        s.up(0); s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.log == ["tap failed"], "nothing more once failed")
     }
 
     @Test func twoFingerTapNeedsBothFingers() {
         let s = Scenario(recognizer("two", tapConfig(fingers: 2)))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.down(1, at: mm(70, 50)); s.sync(after: 20)
-        s.up(0); s.sync(after: 50)
-        s.up(1); s.sync(after: 10)
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.down(1, at: mm(70, 50))
+        s.sync(after: 20)
+        s.up(0)
+        s.sync(after: 50)
+        s.up(1)
+        s.sync(after: 10)
         #expect(s.log == ["two recognized"])
         #expect(s.events[0].fingers == 2)
         #expect(s.events[0].location == mm(60, 50))
@@ -84,17 +93,28 @@ struct TapTests {
 struct PanTests {
     @Test func beginsPastTheThresholdChangesAndEnds() {
         let s = Scenario(recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(53, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(53, 50))
+        s.sync()
         #expect(s.events.isEmpty, "3 mm is below the 5 mm threshold")
-        s.move(0, to: mm(56, 50)); s.sync()
-        s.move(0, to: mm(66, 50)); s.sync(after: 10)
-        s.up(0); s.sync()
+        s.move(0, to: mm(56, 50))
+        s.sync()
+        s.move(0, to: mm(66, 50))
+        s.sync(after: 10)
+        s.up(0)
+        s.sync()
         #expect(s.log == ["pan began", "pan changed", "pan ended"])
-        guard case .pan(let t0, let v0)? = s.first("pan", .began)?.detail else { Issue.record("no began"); return }
+        guard case .pan(let t0, let v0)? = s.first("pan", .began)?.detail else {
+            Issue.record("no began")
+            return
+        }
         #expect(t0.distance(to: mm(6, 0)) < 1e-9)
         #expect(abs(v0.x - 300) < 0.001 && v0.y == 0, "6 mm in the 20 ms since the touch began")
-        guard case .pan(let t, let v)? = s.first("pan", .changed)?.detail else { Issue.record("no changed"); return }
+        guard case .pan(let t, let v)? = s.first("pan", .changed)?.detail else {
+            Issue.record("no changed")
+            return
+        }
         #expect(t == mm(16, 0))
         #expect(v.x > 500, "about 1000 mm/s over the last frames")
     }
@@ -108,10 +128,15 @@ struct PanTests {
 
     @Test func aFingerLandingMidPanDoesNotMakeTheTranslationJump() {
         let s = Scenario(recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(60, 50)); s.sync()
-        s.down(1, at: mm(100, 50)); s.sync()   // centroid jumps 20 mm; translation must not
-        s.move(0, to: mm(62, 50)); s.move(1, to: mm(102, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(60, 50))
+        s.sync()
+        s.down(1, at: mm(100, 50))
+        s.sync()  // centroid jumps 20 mm; translation must not
+        s.move(0, to: mm(62, 50))
+        s.move(1, to: mm(102, 50))
+        s.sync()
         let translations = s.events.compactMap { e -> Double? in
             if case .pan(let t, _) = e.detail { return t.x } else { return nil }
         }
@@ -121,9 +146,12 @@ struct PanTests {
 
     @Test func aCancelledTouchCancelsThePan() {
         let s = Scenario(recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(70, 50)); s.sync()
-        s.palm(0); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(70, 50))
+        s.sync()
+        s.palm(0)
+        s.sync()
         #expect(s.log == ["pan began", "pan cancelled"])
         #expect(s.events[1].reason == "touch cancelled")
     }
@@ -152,7 +180,8 @@ struct CircleTests {
         let s = run(circlePoints(radius: 20, turns: 1.0, clockwise: clockwise, wobble: 1.0))
         #expect(s.log == ["circle recognized"])
         guard case .circle(let c, let r, let err, let cw, let swept)? = s.events.first?.detail else {
-            Issue.record("no circle detail"); return
+            Issue.record("no circle detail")
+            return
         }
         #expect(c.distance(to: mm(100, 50)) < 1)
         #expect(abs(r - 20) < 1)
@@ -199,7 +228,9 @@ struct CircleTests {
 
     @Test func twoFingersFailAtOnce() {
         let s = Scenario(recognizer("circle", .circle(.init())))
-        s.down(0, at: mm(10, 10)); s.down(1, at: mm(30, 10)); s.sync()
+        s.down(0, at: mm(10, 10))
+        s.down(1, at: mm(30, 10))
+        s.sync()
         #expect(s.log == ["circle failed"])
         #expect(s.events[0].reason == "2 fingers; a circle is drawn with one")
     }
@@ -216,14 +247,20 @@ struct CheckmarkTests {
     @Test func shortDownRightThenLongUpRightIsACheckmark() {
         let s = run(line(mm(50, 50), mm(60, 62), count: 8) + line(mm(60, 62), mm(85, 30), count: 16).dropFirst())
         #expect(s.log == ["check recognized"])
-        guard case .checkmark(let v)? = s.events.first?.detail else { Issue.record("no vertex"); return }
+        guard case .checkmark(let v)? = s.events.first?.detail else {
+            Issue.record("no vertex")
+            return
+        }
         #expect(v.distance(to: mm(60, 62)) < 1.5)
     }
 
     @Test func jitterAndBacktrackingDoNotBreakIt() {
         var pts = line(mm(50, 50), mm(60, 62), count: 10) + line(mm(60, 62), mm(85, 30), count: 20).dropFirst()
-        for i in pts.indices { pts[i].x += (i % 2 == 0 ? 0.4 : -0.4); pts[i].y += (i % 3 == 0 ? 0.3 : -0.2) }
-        pts.insert(mm(58.5, 59.5), at: 9) // a step backwards just before the vertex
+        for i in pts.indices {
+            pts[i].x += (i % 2 == 0 ? 0.4 : -0.4)
+            pts[i].y += (i % 3 == 0 ? 0.3 : -0.2)
+        }
+        pts.insert(mm(58.5, 59.5), at: 9)  // a step backwards just before the vertex
         let s = run(pts)
         #expect(s.log == ["check recognized"])
     }
@@ -250,7 +287,8 @@ struct TickleTests {
             let dir = k % 2 == 0 ? 1.0 : -1.0
             for i in 1...stepsPerStroke {
                 let last = pts.last!
-                pts.append(mm(last.x + dir * amplitude / Double(stepsPerStroke), last.y + drift / Double(stepsPerStroke)))
+                pts.append(
+                    mm(last.x + dir * amplitude / Double(stepsPerStroke), last.y + drift / Double(stepsPerStroke)))
                 _ = i
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 /// Timestamps in recordings are text from outside: any length of fraction, any
@@ -19,8 +20,10 @@ struct RecordingTimeTests {
     @Test func secondsNearTheIntegerLimitAreAnErrorWithTheLine() throws {
         let biggest = EvemuParser.maxSeconds
         #expect(try time("\(biggest).999999") == EventTime(microseconds: biggest * 1_000_000 + 999_999))
-        for bad in ["\(biggest + 1).0", "9223372036854775807.0", "99999999999999999999999.5", "-1.0", "+1.0",
-                    "1.-5", "1.+5", "1.", ".5", "1", "1.5.5", "0x10.0"] {
+        for bad in [
+            "\(biggest + 1).0", "9223372036854775807.0", "99999999999999999999999.5", "-1.0", "+1.0",
+            "1.-5", "1.+5", "1.", ".5", "1", "1.5.5", "0x10.0",
+        ] {
             #expect(throws: EvemuRecording.ParseError.self, "\(bad)") { try time(bad) }
         }
         var error: EvemuRecording.ParseError?

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 /// Live rotation (the decoder turns from the next touch sequence on) and runtime
@@ -32,13 +33,19 @@ struct RotationAndProfileTests {
     @Test func aRotationAskedForMidSequenceWaitsForTheLastLift() throws {
         let s = Scenario(recognizer("swipe", .swipe(.init())))
         let points = line(mm(50, 30), mm(90, 30))
-        s.down(0, at: points[0]); s.sync()
-        s.move(0, to: points[1]); s.sync(after: 10)
+        s.down(0, at: points[0])
+        s.sync()
+        s.move(0, to: points[1])
+        s.sync(after: 10)
         s.decoder.rotate(to: .cw270)
         #expect(s.decoder.rotation == .cw270, "what the next sequence will be read with")
         #expect(s.decoder.geometry.rotation == .none, "not while a finger is down")
-        for p in points.dropFirst(2) { s.move(0, to: p); s.sync(after: 10) }
-        s.up(0); s.sync(after: 10)
+        for p in points.dropFirst(2) {
+            s.move(0, to: p)
+            s.sync(after: 10)
+        }
+        s.up(0)
+        s.sync(after: 10)
         let first = try #require(swipe(s))
         #expect(first.direction == "right", "the swipe in flight keeps the orientation it began with")
         #expect(close(first.location, mm(50, 30)))
@@ -55,16 +62,23 @@ struct RotationAndProfileTests {
         var p = SwipeRecognizer.Parameters()
         p.fingers = 2
         let s = Scenario(recognizer("two", .swipe(p)))
-        s.down(0, at: mm(50, 30)); s.down(1, at: mm(50, 40)); s.sync()
+        s.down(0, at: mm(50, 30))
+        s.down(1, at: mm(50, 40))
+        s.sync()
         s.decoder.rotate(to: .cw180)
         for i in 1...8 {
-            s.move(0, to: mm(50 + Double(i) * 5, 30)); s.move(1, to: mm(50 + Double(i) * 5, 40)); s.sync(after: 10)
+            s.move(0, to: mm(50 + Double(i) * 5, 30))
+            s.move(1, to: mm(50 + Double(i) * 5, 40))
+            s.sync(after: 10)
         }
-        s.up(0); s.sync(after: 10)
+        s.up(0)
+        s.sync(after: 10)
         #expect(s.decoder.geometry.rotation == .none, "one finger is still down")
-        s.up(1); s.sync(after: 10)
+        s.up(1)
+        s.sync(after: 10)
         #expect(try #require(swipe(s)).direction == "right")
-        s.down(0, at: mm(50, 30)); s.sync()
+        s.down(0, at: mm(50, 30))
+        s.sync()
         #expect(s.decoder.geometry.rotation == .cw180)
     }
 
@@ -77,7 +91,8 @@ struct RotationAndProfileTests {
     }
 
     @Test func onlyRecognizersOfTheActiveProfileTakePart() {
-        let s = Scenario(tagged("home", ["default"]), tagged("locked_tap", ["locked"]), tagged("both", ["default", "locked"]))
+        let s = Scenario(
+            tagged("home", ["default"]), tagged("locked_tap", ["locked"]), tagged("both", ["default", "locked"]))
         s.tap(at: mm(50, 50))
         // The first recognized excludes the others still deciding (config order).
         #expect(s.log == ["home recognized", "both failed"], "locked_tap sits out: it does not even fail")
@@ -101,12 +116,16 @@ struct RotationAndProfileTests {
 
     @Test func aGestureInFlightWhenThePauseComesFinishes() {
         let s = Scenario(recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(70, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(70, 50))
+        s.sync()
         #expect(s.log == ["pan began"])
         s.arena.profile = nil
-        s.move(0, to: mm(90, 50)); s.sync()
-        s.up(0); s.sync()
+        s.move(0, to: mm(90, 50))
+        s.sync()
+        s.up(0)
+        s.sync()
         #expect(s.log == ["pan began", "pan changed", "pan ended"])
         s.stroke(line(mm(50, 50), mm(90, 50)))
         #expect(s.log == ["pan began", "pan changed", "pan ended"], "the next sequence is paused")

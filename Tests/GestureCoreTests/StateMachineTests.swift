@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GestureCore
 
 /// The recognizers' common shape: one input per frame, one dispatcher, a trace
@@ -6,14 +7,19 @@ import Testing
 @Suite("recognizer state machines")
 struct StateMachineTests {
     func frame(_ phases: TouchPhase...) -> TouchFrame {
-        TouchFrame(time: .zero, device: "d", touches: phases.enumerated().map { i, p in
-            Touch(id: TouchID(raw: UInt64(i)), slot: i, trackingID: Int32(i), phase: p, position: .zero,
-                  normalised: .zero, startTime: .zero, startPosition: .zero)
-        }, areaMM: Point(x: 100, y: 100))
+        TouchFrame(
+            time: .zero, device: "d",
+            touches: phases.enumerated().map { i, p in
+                Touch(
+                    id: TouchID(raw: UInt64(i)), slot: i, trackingID: Int32(i), phase: p, position: .zero,
+                    normalised: .zero, startTime: .zero, startPosition: .zero)
+            }, areaMM: Point(x: 100, y: 100))
     }
 
     @Test func eachFrameIsOneInput() {
-        #expect(TouchInput(frame(.began), maxFingersBefore: 0) == TouchInput(change: .down, fingers: 1, maxFingers: 1, landed: true))
+        #expect(
+            TouchInput(frame(.began), maxFingersBefore: 0)
+                == TouchInput(change: .down, fingers: 1, maxFingers: 1, landed: true))
         #expect(TouchInput(frame(.moved, .stationary), maxFingersBefore: 3).description == "move(2)")
         #expect(TouchInput(frame(.moved, .stationary), maxFingersBefore: 3).maxFingers == 3)
         // One lifting while another lands: a lift in which a finger landed.
@@ -25,17 +31,23 @@ struct StateMachineTests {
 
     @Test func theTraceSaysOldEventNewAndWhy() {
         let s = Scenario(recognizer("tap", tapConfig()), recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
-        s.move(0, to: mm(58, 50)); s.sync()
-        s.up(0); s.sync()
-        #expect(s.trace == ["tap: idle → down(1) → touching(tap 1)",
-                            "pan: idle → down(1) → tracking",
-                            "tap: touching(tap 1) → move(1) → done (moved 8.0 mm > 5.0 mm)",
-                            "tap: failed (moved 8.0 mm > 5.0 mm)",
-                            "pan: tracking → move(1) → panning: proposes to begin",
-                            "pan: began",
-                            "pan: panning → lift(0) → done: proposes to end",
-                            "pan: ended"], "\(s.trace)")
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.move(0, to: mm(58, 50))
+        s.sync()
+        s.up(0)
+        s.sync()
+        #expect(
+            s.trace == [
+                "tap: idle → down(1) → touching(tap 1)",
+                "pan: idle → down(1) → tracking",
+                "tap: touching(tap 1) → move(1) → done (moved 8.0 mm > 5.0 mm)",
+                "tap: failed (moved 8.0 mm > 5.0 mm)",
+                "pan: tracking → move(1) → panning: proposes to begin",
+                "pan: began",
+                "pan: panning → lift(0) → done: proposes to end",
+                "pan: ended",
+            ], "\(s.trace)")
         #expect(s.log(without: .changed) == ["tap failed", "pan began", "pan ended"])
     }
 
@@ -122,7 +134,10 @@ final class Spy: Recognizer {
         return next
     }
     func reset() {}
-    var stateDescription: String { described += 1; return "quiet" }
+    var stateDescription: String {
+        described += 1
+        return "quiet"
+    }
 }
 
 @Suite("pan fingers and velocity")
@@ -136,22 +151,37 @@ struct PanFingersAndVelocityTests {
             s.sync()
         }
         // The fingers lift one by one, as hands do.
-        for f in 0..<4 { s.up(f); s.sync(after: 15) }
+        for f in 0..<4 {
+            s.up(f)
+            s.sync(after: 15)
+        }
         #expect(s.log.first == "pan began" && s.log.last == "pan ended")
-        #expect(s.events.map(\.fingers).allSatisfy { $0 == 4 }, "\(s.events.map { "\($0.state.rawValue) \($0.fingers)" })")
+        #expect(
+            s.events.map(\.fingers).allSatisfy { $0 == 4 }, "\(s.events.map { "\($0.state.rawValue) \($0.fingers)" })")
     }
 
     @Test func reportsMicrosecondsApartDoNotReadAsMillionsOfMMPerSecond() {
         let s = Scenario(recognizer("pan", .pan(.init())))
-        s.down(0, at: mm(50, 50)); s.sync()
+        s.down(0, at: mm(50, 50))
+        s.sync()
         // The second report comes 100 µs after the first, 6 mm on.
-        s.move(0, to: mm(56, 50)); s.sync(after: 0.1)
-        guard case .pan(_, let v)? = s.first("pan", .began)?.detail else { Issue.record("no pan"); return }
+        s.move(0, to: mm(56, 50))
+        s.sync(after: 0.1)
+        guard case .pan(_, let v)? = s.first("pan", .began)?.detail else {
+            Issue.record("no pan")
+            return
+        }
         // Divided by the 10 ms minimum span, not by 0.1 ms (60,000 mm/s).
         #expect(abs(v.x - 600) < 1e-6, "\(v)")
         // Later frames at a normal rate give the real speed: 2 mm per 10 ms.
-        for k in 1...10 { s.move(0, to: mm(56 + Double(k) * 2, 50)); s.sync(after: 10) }
-        guard case .pan(_, let later)? = s.events.last?.detail else { Issue.record("no change"); return }
+        for k in 1...10 {
+            s.move(0, to: mm(56 + Double(k) * 2, 50))
+            s.sync(after: 10)
+        }
+        guard case .pan(_, let later)? = s.events.last?.detail else {
+            Issue.record("no change")
+            return
+        }
         #expect(abs(later.x - 200) < 5, "\(later)")
     }
 }
@@ -170,8 +200,11 @@ struct CurlyBraceTests {
         var direction = -1.0
         for stroke in 0..<5 {
             let width = g.uniform(7...10)
-            let drop = width * (stroke % 2 == 0 ? g.uniform(steep.lowerBound...steep.upperBound)
-                                                : g.uniform(shallow.lowerBound...shallow.upperBound))
+            let drop =
+                width
+                * (stroke % 2 == 0
+                    ? g.uniform(steep.lowerBound...steep.upperBound)
+                    : g.uniform(shallow.lowerBound...shallow.upperBound))
             let steps = Int(g.uniform(7...12))  // 70–120 ms a stroke: fast
             let start = p
             for k in 1...steps {
@@ -191,7 +224,8 @@ struct CurlyBraceTests {
             s.stroke(Self.zigzag(&g, steep: 0.45...0.55, shallow: 0.2...0.35), frameMS: 10)
             #expect(s.log == ["tickle failed"], "brace \(n): \(s.events.map { $0.reason ?? "" })")
             guard case .tickle(.drifted(let vertical, let horizontal, _))? = s.events.first?.cause else {
-                Issue.record("brace \(n): \(s.events.first?.reason ?? "no event")"); continue
+                Issue.record("brace \(n): \(s.events.first?.reason ?? "no event")")
+                continue
             }
             #expect(vertical > 0.3 * horizontal)
         }

@@ -1,6 +1,7 @@
 import GestureCore
-@testable import GestureDaemon
 import Testing
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// The protocol state machine, driven byte by byte as the server would.
@@ -22,15 +23,18 @@ import Testing
     /// Readers disagree on `{"cmd":"ping","cmd":"pause"}` (most keep the last,
     /// some the first): neither is taken, at any depth.
     @Test func aKeyGivenTwiceIsABadArgument() throws {
-        for line in [#"{"cmd":"ping","cmd":"pause"}"#, #"{"cmd":"pause","cmd":"pause"}"#,
-                     #"{"cmd":"subscribe","name":"a","name":"b"}"#, #"{"cmd":"ping","id":{"a":1,"a":2}}"#,
-                     #"{"cmd":"ping","c\u006dd":"pause"}"#] {
+        for line in [
+            #"{"cmd":"ping","cmd":"pause"}"#, #"{"cmd":"pause","cmd":"pause"}"#,
+            #"{"cmd":"subscribe","name":"a","name":"b"}"#, #"{"cmd":"ping","id":{"a":1,"a":2}}"#,
+            #"{"cmd":"ping","c\u006dd":"pause"}"#,
+        ] {
             var s = ClientSession()
             let a = s.received(Array((line + "\n").utf8))
             #expect(a.count == 1, "\(line)")
             let reply = try JSONValue.parse(try #require(lines(a).first))
             #expect(reply["code"] == .string("bad_argument"), "\(line)")
-            #expect(reply["message"]?.string?.hasSuffix("is given more than once; give each key once") == true, "\(line)")
+            #expect(
+                reply["message"]?.string?.hasSuffix("is given more than once; give each key once") == true, "\(line)")
         }
         #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":1,"a":1}"#) }
         #expect(try JSONValue.parse(#"{"a":{"b":1},"b":{"a":1}}"#)["b"] == .object([("a", .number(1))]))
@@ -51,9 +55,13 @@ import Testing
 
     @Test func subscribeReadsEveryFilter() {
         var s = ClientSession()
-        let a = s.received(Array(#"{"cmd":"subscribe","name":["a","b"],"kind":"circle","state":["recognized","began"],"device":"ts","failures":true}"#.utf8) + [0x0A])
-        let f = SubscriptionFilter(names: ["a", "b"], kinds: [.circle], states: [.recognized, .began],
-                                   devices: ["ts"], failures: true)
+        let a = s.received(
+            Array(
+                #"{"cmd":"subscribe","name":["a","b"],"kind":"circle","state":["recognized","began"],"device":"ts","failures":true}"#
+                    .utf8) + [0x0A])
+        let f = SubscriptionFilter(
+            names: ["a", "b"], kinds: [.circle], states: [.recognized, .began],
+            devices: ["ts"], failures: true)
         #expect(a == [.subscribe(f), .sendSubscribed(f, id: nil)])
         #expect(s.subscription == f)
     }
@@ -63,7 +71,8 @@ import Testing
         #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"kind\":\"swirl\"}\n".utf8))) == ["bad_argument"])
         #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"kinds\":\"tap\"}\n".utf8))) == ["bad_argument"])
         #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"failures\":1}\n".utf8))) == ["bad_argument"])
-        #expect(errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"state\":\"possible\"}\n".utf8))) == ["bad_argument"])
+        #expect(
+            errorCodes(s.received(Array("{\"cmd\":\"subscribe\",\"state\":\"possible\"}\n".utf8))) == ["bad_argument"])
         #expect(s.subscription == nil)
         #expect(s.errors == 4)
         #expect(!s.isClosed)
@@ -130,14 +139,17 @@ import Testing
             var bytes: [UInt8] = []
             for _ in 0..<n {
                 let pick = rng.next() % 10
-                bytes.append(pick == 0 ? 0x0A : pick < 4 ? Array("{}[]\":,\\u".utf8)[Int(rng.next() % 9)] : UInt8(truncatingIfNeeded: rng.next()))
+                bytes.append(
+                    pick == 0
+                        ? 0x0A
+                        : pick < 4
+                            ? Array("{}[]\":,\\u".utf8)[Int(rng.next() % 9)] : UInt8(truncatingIfNeeded: rng.next()))
             }
             _ = s.received(bytes)
         }
         #expect(s.errors > 0)
     }
 }
-
 
 @Suite struct JSONValueTests {
     @Test func parsesWhatRequestsUse() throws {
@@ -147,7 +159,9 @@ import Testing
     }
 
     @Test func rejectsWhatIsNotJSON() {
-        for text in ["", "{", "{\"a\"}", "{\"a\":1,}", "[1 2]", "01x", "\"\\x\"", "tru", "{\"a\":1} 2", "\"\u{01}\"", "1e999"] {
+        for text in [
+            "", "{", "{\"a\"}", "{\"a\":1,}", "[1 2]", "01x", "\"\\x\"", "tru", "{\"a\":1} 2", "\"\u{01}\"", "1e999",
+        ] {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
         }
     }

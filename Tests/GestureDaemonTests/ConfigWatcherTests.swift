@@ -1,7 +1,8 @@
 import Glibc
+import Testing
+
 @testable import GestureDaemon
 @testable import LinuxSystem
-import Testing
 
 /// The config file is read once a write of it is complete, never half-way.
 @Suite struct ConfigWatcherTests {
@@ -19,7 +20,12 @@ import Testing
     @Test func aFileRewrittenInPlaceIsReadOnlyOnceItsWriteEnds() throws {
         let dir = try makeDirectory()
         let path = dir + "/gestured.toml"
-        defer { unlink(path); unlink(dir + "/other"); unlink(dir + "/next"); rmdir(dir) }
+        defer {
+            unlink(path)
+            unlink(dir + "/other")
+            unlink(dir + "/next")
+            rmdir(dir)
+        }
         let first = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         write(first, "[recognizer.t]\n")
         close(first)

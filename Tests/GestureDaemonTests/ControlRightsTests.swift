@@ -1,9 +1,10 @@
-import Glibc
 import GestureCore
-@testable import GestureDaemon
 import GestureProtocol
+import Glibc
 import LinuxSystem
 import Testing
+
+@testable import GestureDaemon
 
 /// Who may rotate, switch the profile, pause and resume: one test per rule,
 /// on the pure decision (logind's answer is an input).
@@ -25,14 +26,20 @@ struct ControlRightsTests {
     }
 
     @Test func membersOfTheControlGroupMayAsPrimaryOrSupplementaryGroup() {
-        #expect(rights.grant(to: .init(uid: bob, gid: control.gid), activeSeats: nobodyAtTheSeat) == .controlGroup("gestured-control"))
-        #expect(rights.grant(to: .init(uid: bob, gid: bob, groups: [gestured, control.gid]), activeSeats: nobodyAtTheSeat)
+        #expect(
+            rights.grant(to: .init(uid: bob, gid: control.gid), activeSeats: nobodyAtTheSeat)
+                == .controlGroup("gestured-control"))
+        #expect(
+            rights.grant(to: .init(uid: bob, gid: bob, groups: [gestured, control.gid]), activeSeats: nobodyAtTheSeat)
                 == .controlGroup("gestured-control"))
     }
 
     @Test func withoutAControlGroupNoGroupGrantsAnything() {
         let none = ControlRights(daemonUID: daemon)
-        #expect(none.grant(to: .init(uid: bob, gid: control.gid, groups: [gestured, control.gid]), activeSeats: nobodyAtTheSeat) == nil)
+        #expect(
+            none.grant(
+                to: .init(uid: bob, gid: control.gid, groups: [gestured, control.gid]), activeSeats: nobodyAtTheSeat)
+                == nil)
     }
 
     @Test func theSubscribersGroupAloneGrantsNothing() {
@@ -41,7 +48,9 @@ struct ControlRightsTests {
 
     @Test func theUserOfTheActiveSessionOnTheSeatMay() {
         let seats = [ControlRights.ActiveSeat(seat: "seat0", uid: alice)]
-        #expect(rights.grant(to: .init(uid: alice, gid: alice, groups: [gestured]), activeSeats: seats) == .activeSession(seat: "seat0"))
+        #expect(
+            rights.grant(to: .init(uid: alice, gid: alice, groups: [gestured]), activeSeats: seats)
+                == .activeSession(seat: "seat0"))
     }
 
     @Test func anotherUserWhileSomeoneIsAtTheSeatMayNot() {
@@ -50,13 +59,16 @@ struct ControlRightsTests {
     }
 
     @Test func noActiveSessionOrNoLogindGrantsNothing() {
-        #expect(rights.grant(to: .init(uid: alice, gid: alice, groups: [gestured]), activeSeats: nobodyAtTheSeat) == nil)
+        #expect(
+            rights.grant(to: .init(uid: alice, gid: alice, groups: [gestured]), activeSeats: nobodyAtTheSeat) == nil)
         #expect(rights.grant(to: .init(uid: alice, gid: alice, groups: [gestured]), activeSeats: []) == nil)
     }
 
     /// Several touchscreens on several seats: the active user of any of them.
     @Test func theActiveUserOfAnySeatWithATouchscreenMay() {
-        let seats = [ControlRights.ActiveSeat(seat: "seat0", uid: alice), ControlRights.ActiveSeat(seat: "seat1", uid: bob)]
+        let seats = [
+            ControlRights.ActiveSeat(seat: "seat0", uid: alice), ControlRights.ActiveSeat(seat: "seat1", uid: bob),
+        ]
         #expect(rights.grant(to: .init(uid: bob, gid: bob), activeSeats: seats) == .activeSession(seat: "seat1"))
     }
 
@@ -64,13 +76,18 @@ struct ControlRightsTests {
     @Test func anUnknownPeerMayNot() {
         let seats = [ControlRights.ActiveSeat(seat: "seat0", uid: ControlRights.unknownUID)]
         let unknown = ControlRights.Peer(uid: ControlRights.unknownUID, gid: UInt32.max)
-        #expect(ControlRights(daemonUID: daemon, controlGroup: .init(name: "x", gid: UInt32.max)).grant(to: unknown, activeSeats: seats) == nil)
+        #expect(
+            ControlRights(daemonUID: daemon, controlGroup: .init(name: "x", gid: UInt32.max)).grant(
+                to: unknown, activeSeats: seats) == nil)
     }
 
     /// logind is asked only when no credential already decides.
     @Test func theSeatIsLookedUpOnlyWhenNeeded() {
         var asked = 0
-        func seats() -> [ControlRights.ActiveSeat] { asked += 1; return nobodyAtTheSeat }
+        func seats() -> [ControlRights.ActiveSeat] {
+            asked += 1
+            return nobodyAtTheSeat
+        }
         _ = rights.grant(to: .init(uid: 0, gid: 0), activeSeats: seats())
         _ = rights.grant(to: .init(uid: bob, gid: control.gid), activeSeats: seats())
         #expect(asked == 0)
@@ -79,17 +96,23 @@ struct ControlRightsTests {
     }
 
     @Test func theRefusalSaysWhoMay() {
-        #expect(rights.refusal("rotate", uid: bob, seats: ["seat0"])
-                == "uid 1001 may not rotate: changing the daemon is for root, the daemon's own user (uid 998), the user of the active session on seat0 and members of group 'gestured-control'; subscribing, status and ping are for every client")
-        #expect(ControlRights(daemonUID: daemon).refusal("pause", uid: bob, seats: ["seat0", "seat1"])
-                == "uid 1001 may not pause: changing the daemon is for root, the daemon's own user (uid 998), the user of the active session on seat0 or seat1; no control group is set (gestured --control-group); subscribing, status and ping are for every client")
+        #expect(
+            rights.refusal("rotate", uid: bob, seats: ["seat0"])
+                == "uid 1001 may not rotate: changing the daemon is for root, the daemon's own user (uid 998), the user of the active session on seat0 and members of group 'gestured-control'; subscribing, status and ping are for every client"
+        )
+        #expect(
+            ControlRights(daemonUID: daemon).refusal("pause", uid: bob, seats: ["seat0", "seat1"])
+                == "uid 1001 may not pause: changing the daemon is for root, the daemon's own user (uid 998), the user of the active session on seat0 or seat1; no control group is set (gestured --control-group); subscribing, status and ping are for every client"
+        )
     }
 
     @Test func theSeatsAreThoseOfTheTouchscreensInUseElseSeat0() {
         #expect(DaemonInfo().seats == ["seat0"])
-        let info = DaemonInfo(devices: [.init(name: "a", node: "/dev/input/event1", sizeMM: Point(x: 1, y: 1)),
-                                        .init(name: "b", node: "/dev/input/event2", sizeMM: Point(x: 1, y: 1), seat: "seat1"),
-                                        .init(name: "c", node: "/dev/input/event3", sizeMM: Point(x: 1, y: 1))])
+        let info = DaemonInfo(devices: [
+            .init(name: "a", node: "/dev/input/event1", sizeMM: Point(x: 1, y: 1)),
+            .init(name: "b", node: "/dev/input/event2", sizeMM: Point(x: 1, y: 1), seat: "seat1"),
+            .init(name: "c", node: "/dev/input/event3", sizeMM: Point(x: 1, y: 1)),
+        ])
         #expect(info.seats == ["seat0", "seat1"])
     }
 
@@ -124,11 +147,16 @@ struct ControlRightsTests {
         let prefix: [String]
         init(groups: [UInt32]) {
             if geteuid() == 0 {
-                uid = 65534; gid = 65534
-                prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
-                          groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")]
+                uid = 65534
+                gid = 65534
+                prefix = [
+                    "/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                    groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ","),
+                ]
             } else {
-                uid = getuid(); gid = getgid(); prefix = []
+                uid = getuid()
+                gid = getgid()
+                prefix = []
             }
         }
         /// The peer's own group when not root, else a supplementary one set by setpriv.
@@ -143,17 +171,21 @@ struct ControlRightsTests {
     }
 
     func run(_ peer: Peer, _ args: [String], _ server: SocketServer, _ driver: PollDriver) throws -> (Int32, String) {
-        if geteuid() == 0 { try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) is needed as root") }
+        if geteuid() == 0 {
+            try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) is needed as root")
+        }
         // stderr too: gesturectl says there why it was refused.
-        return runWhilePumping(["/bin/sh", "-c", "exec \"$@\" 2>&1", "sh"] + peer.prefix + [try gesturectl()] + args,
-                               server: server, driver: driver)
+        return runWhilePumping(
+            ["/bin/sh", "-c", "exec \"$@\" 2>&1", "sh"] + peer.prefix + [try gesturectl()] + args,
+            server: server, driver: driver)
     }
 
     @Test func aPeerWithoutRightsIsRefusedAndOneWithThemIsCarriedOut() throws {
         let path = temporarySocketPath("rights")
         var logs: [String] = []
-        let server = SocketServer(listener: try ListeningSocket.bind(path: path, mode: 0o666, group: nil), info: DaemonInfo(),
-                                  log: { logs.append($0) })
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, mode: 0o666, group: nil), info: DaemonInfo(),
+            log: { logs.append($0) })
         let recorder = Recorder()
         server.controller = recorder
         let driver = PollDriver()
@@ -168,7 +200,10 @@ struct ControlRightsTests {
         // Subscribers' rights only: refused, with who may and what to do.
         var (status, out) = try run(plain, ["rotate", "90", "--socket", path], server, driver)
         #expect(status == 1)
-        #expect(out.contains("gesturectl rotate: uid \(plain.uid) may not rotate: changing the daemon is for root, the daemon's own user"), "\(out)")
+        #expect(
+            out.contains(
+                "gesturectl rotate: uid \(plain.uid) may not rotate: changing the daemon is for root, the daemon's own user"
+            ), "\(out)")
         #expect(out.contains("(not_permitted)"), "\(out)")
         #expect(out.contains("run gesturectl as the user logged in at the touchscreen"), "\(out)")
         #expect(recorder.requests.isEmpty)
@@ -179,8 +214,9 @@ struct ControlRightsTests {
 
         // In the control group (a supplementary group when root can set one).
         let member = Peer(groups: [extraGroup])
-        server.rights = ControlRights(daemonUID: plain.uid &+ 1,
-                                      controlGroup: .init(name: "ctl", gid: member.controlGroup(extraGroup)))
+        server.rights = ControlRights(
+            daemonUID: plain.uid &+ 1,
+            controlGroup: .init(name: "ctl", gid: member.controlGroup(extraGroup)))
         (status, out) = try run(member, ["rotate", "90", "--socket", path], server, driver)
         #expect(status == 0, "\(out)")
         #expect(recorder.requests.last?.1.hasSuffix("uid \(member.uid), group 'ctl')") == true, "\(recorder.requests)")
@@ -191,7 +227,9 @@ struct ControlRightsTests {
         (status, out) = try run(plain, ["pause", "--socket", path], server, driver)
         #expect(recorder.requests.count == 2, "\(out)")
         #expect(recorder.requests.last?.0 == .pause)
-        #expect(recorder.requests.last?.1.hasSuffix("uid \(plain.uid), active session on seat0)") == true, "\(recorder.requests)")
+        #expect(
+            recorder.requests.last?.1.hasSuffix("uid \(plain.uid), active session on seat0)") == true,
+            "\(recorder.requests)")
         // Someone else at the seat: refused again.
         atTheSeat = plain.uid &+ 2
         (status, _) = try run(plain, ["resume", "--socket", path], server, driver)
@@ -204,7 +242,8 @@ struct ControlRightsTests {
     /// above shows the refusal through gesturectl.)
     @Test(.enabled(if: geteuid() != 0)) func theRefusalIsAnErrorWithTheRequestsID() throws {
         let path = temporarySocketPath("refusedid")
-        let server = SocketServer(listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
         let recorder = Recorder()
         server.controller = recorder
         server.rights = ControlRights(daemonUID: getuid() &+ 1)
@@ -226,7 +265,10 @@ struct ControlRightsTests {
     @Test func aPeersSupplementaryGroupsAreRead() throws {
         var pair: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-        defer { close(pair[0]); close(pair[1]) }
+        defer {
+            close(pair[0])
+            close(pair[1])
+        }
         let n = getgroups(0, nil)
         var mine = [gid_t](repeating: 0, count: Int(max(n, 0)))
         _ = getgroups(n, &mine)

@@ -1,9 +1,10 @@
 import GestureConfig
 import GestureCore
-@testable import GestureDaemon
 import Glibc
 import LinuxInput
 import Testing
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// Live rotation, profiles and pause, as a client asks for them: the daemon's
@@ -23,20 +24,23 @@ import Testing
     }
 
     static let config = """
-    [recognizer.swipe]
-    kind = "swipe"
+        [recognizer.swipe]
+        kind = "swipe"
 
-    [recognizer.home_tap]
-    kind = "tap"
+        [recognizer.home_tap]
+        kind = "tap"
 
-    [recognizer.lock_tap]
-    kind = "tap"
-    profiles = ["locked"]
-    """
+        [recognizer.lock_tap]
+        kind = "tap"
+        profiles = ["locked"]
+        """
 
-    func started(_ text: String = ControlTests.config, panels: [String] = ["Test Panel"]) throws -> (EmbeddedDaemon, [InputNode]) {
-        var d = EmbeddedDaemon(configuration: try ConfigLoader.load(text: text, file: "/etc/gestured/gestured.toml"),
-                               at: EventTime(microseconds: 5_000_000))
+    func started(_ text: String = ControlTests.config, panels: [String] = ["Test Panel"]) throws -> (
+        EmbeddedDaemon, [InputNode]
+    ) {
+        var d = EmbeddedDaemon(
+            configuration: try ConfigLoader.load(text: text, file: "/etc/gestured/gestured.toml"),
+            at: EventTime(microseconds: 5_000_000))
         var nodes: [InputNode] = []
         for (i, name) in panels.enumerated() { nodes.append(d.plug(Self.panel(name), event: 20 + i)) }
         d.start()
@@ -45,7 +49,9 @@ import Testing
 
     /// A one-finger swipe on the panel from (x0, y0) to (x1, y1) mm, 10 frames
     /// 10 ms apart, starting 100 ms after the daemon's clock.
-    func swipe(_ d: inout EmbeddedDaemon, _ node: InputNode, from a: Point, to b: Point, id: Int32, lift: Bool = true) -> Touches {
+    func swipe(_ d: inout EmbeddedDaemon, _ node: InputNode, from a: Point, to b: Point, id: Int32, lift: Bool = true)
+        -> Touches
+    {
         let t = Touches(device: Self.panel(), at: d.now + Millis(100))
         d.input(node, t.down(id: id, x: Int32(a.x * 10), y: Int32(a.y * 10)))
         for i in 1...10 {
@@ -78,7 +84,9 @@ import Testing
         #expect(s.map(\.direction) == ["right", "down"])
         #expect(s.count == 2 && close(s[0].location, mm(50, 30)) && close(s[1].location, mm(70, 50)))
         #expect(d.info.devices.map(\.rotation) == [.cw90])
-        #expect(d.logText.contains("client 1 (pid 1, uid 1000): rotation 90° for every touchscreen from its next touch sequence"))
+        #expect(
+            d.logText.contains(
+                "client 1 (pid 1, uid 1000): rotation 90° for every touchscreen from its next touch sequence"))
     }
 
     /// docs/PROTOCOL.md's worked swipe: a 68 × 136 mm phone panel (portrait),
@@ -98,7 +106,10 @@ import Testing
         // native top, and moves 40 mm towards its native bottom.
         _ = swipe(&d, node, from: mm(51, 34), to: mm(51, 74), id: 1)
         let e = try #require(d.events(named: "swipe").first { $0.state == .recognized })
-        guard case .swipe(let direction, let translation, _) = e.detail else { Issue.record("not a swipe"); return }
+        guard case .swipe(let direction, let translation, _) = e.detail else {
+            Issue.record("not a swipe")
+            return
+        }
         #expect(direction == .right)
         #expect(close(translation, mm(40, 0)))
         #expect(close(e.location, mm(34, 17)))
@@ -122,8 +133,10 @@ import Testing
     @Test func aRotationOutlivesAReloadAndAReplug() throws {
         var (d, nodes) = try started()
         d.control(.rotate(.cw180, device: "Test Panel"))
-        d.nextConfig = .success(try ConfigLoader.load(text: Self.config + "\n[recognizer.extra]\nkind = \"tap\"\ntaps = 3\n",
-                                                       file: "/etc/gestured/gestured.toml"))
+        d.nextConfig = .success(
+            try ConfigLoader.load(
+                text: Self.config + "\n[recognizer.extra]\nkind = \"tap\"\ntaps = 3\n",
+                file: "/etc/gestured/gestured.toml"))
         d.send(.signal(SIGHUP, at: d.now))
         #expect(d.info.recognizers.map(\.name).contains("extra"), "the reload happened")
         #expect(d.info.devices.map(\.rotation) == [.cw180])
@@ -178,7 +191,9 @@ import Testing
     @Test func anUnknownDeviceIsRefusedAndChangesNothing() throws {
         var (d, _) = try started()
         let reply = d.control(.rotate(.cw90, device: "Test"))
-        #expect(reply == .refused(.unknownDevice, "no touchscreen named 'Test' is in use; touchscreens in use: 'Test Panel'"))
+        #expect(
+            reply
+                == .refused(.unknownDevice, "no touchscreen named 'Test' is in use; touchscreens in use: 'Test Panel'"))
         #expect(d.info.devices.map(\.rotation) == [Rotation.none])
     }
 
@@ -208,7 +223,8 @@ import Testing
     @Test func pausedNothingFiresAndResumeReturnsToTheProfileBefore() throws {
         var (d, nodes) = try started()
         d.control(.profile("locked"))
-        #expect(d.control(.pause) == .profile(RuntimeProfile(name: "locked", paused: true), recognizers: [], warning: nil))
+        #expect(
+            d.control(.pause) == .profile(RuntimeProfile(name: "locked", paused: true), recognizers: [], warning: nil))
         #expect(d.notified.last == .status("1 touchscreen, 3 recognizers, paused, 0 subscribers"))
         taps(&d, nodes[0], id: 1)
         _ = swipe(&d, nodes[0], from: mm(50, 30), to: mm(90, 30), id: 2)
@@ -237,8 +253,10 @@ import Testing
     @Test func profileAndPauseOutliveAReloadAndApplyToNewDevices() throws {
         var (d, nodes) = try started()
         d.control(.profile("locked"))
-        d.nextConfig = .success(try ConfigLoader.load(text: Self.config + "\n[recognizer.extra]\nkind = \"tap\"\ntaps = 3\n",
-                                                       file: "/etc/gestured/gestured.toml"))
+        d.nextConfig = .success(
+            try ConfigLoader.load(
+                text: Self.config + "\n[recognizer.extra]\nkind = \"tap\"\ntaps = 3\n",
+                file: "/etc/gestured/gestured.toml"))
         d.send(.signal(SIGHUP, at: d.now))
         #expect(d.info.recognizers.map(\.name).contains("extra"), "the reload happened")
         #expect(d.info.profile == RuntimeProfile(name: "locked"))
@@ -254,52 +272,78 @@ import Testing
     @Test func aProfileNoRecognizerHasIsAcceptedWithAWarning() throws {
         var (d, nodes) = try started()
         let reply = d.control(.profile("dnd"))
-        #expect(reply == .profile(RuntimeProfile(name: "dnd"), recognizers: [],
-                                  warning: "no recognizer has the profile 'dnd': none takes part until another profile is chosen or a reload brings one"))
+        #expect(
+            reply
+                == .profile(
+                    RuntimeProfile(name: "dnd"), recognizers: [],
+                    warning:
+                        "no recognizer has the profile 'dnd': none takes part until another profile is chosen or a reload brings one"
+                ))
         taps(&d, nodes[0], id: 1)
         #expect(d.published.isEmpty)
-        #expect(d.logText.last?.hasSuffix("profile 'dnd' from the next touch sequence; no recognizer has the profile 'dnd': none takes part until another profile is chosen or a reload brings one") == true)
+        #expect(
+            d.logText.last?.hasSuffix(
+                "profile 'dnd' from the next touch sequence; no recognizer has the profile 'dnd': none takes part until another profile is chosen or a reload brings one"
+            ) == true)
     }
 
     /// Names that look like `default` but are not, or that hide what they are:
     /// a config cannot define them, so no client can switch to them.
     @Test func profileNamesThatLookAlikeAreRefused() {
-        for (name, found) in [("d\u{435}fault", "U+0435 at character 2"), ("default\u{200B}", "U+200B at character 8"),
-                              ("\u{202E}tluafed", "U+202E at character 1"), ("lock ed", "U+0020 at character 5"),
-                              ("-locked", "'-' at character 1")] {
+        for (name, found) in [
+            ("d\u{435}fault", "U+0435 at character 2"), ("default\u{200B}", "U+200B at character 8"),
+            ("\u{202E}tluafed", "U+202E at character 1"), ("lock ed", "U+0020 at character 5"),
+            ("-locked", "'-' at character 1"),
+        ] {
             var line = ""
             JSONWriter.appendQuoted(name, to: &line)
-            #expect(errorMessage(#"{"cmd":"profile","name":"# + line + "}")
+            #expect(
+                errorMessage(#"{"cmd":"profile","name":"# + line + "}")
                     == "'name': a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found \(found)",
-                    "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+                "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
         }
-        #expect(actions(#"{"cmd":"profile","name":"phone-locked_2.b"}"#) == [.control(.profile("phone-locked_2.b"), id: nil)])
+        #expect(
+            actions(#"{"cmd":"profile","name":"phone-locked_2.b"}"#) == [
+                .control(.profile("phone-locked_2.b"), id: nil)
+            ])
     }
 
     /// What a client sent comes back in a reply escaped, as the log escapes it.
     @Test func echoedStringsAreEscaped() throws {
-        #expect(errorMessage(#"{"cmd":"subscribe","kind":"\u001b[2Jtap"}"#)?.hasPrefix(#"unknown kind '\u{1b}[2Jtap'; kinds are"#) == true)
-        #expect(errorMessage(#"{"cmd":"rotate","rotation":90,"screen\u202e":"x"}"#)
+        #expect(
+            errorMessage(#"{"cmd":"subscribe","kind":"\u001b[2Jtap"}"#)?.hasPrefix(
+                #"unknown kind '\u{1b}[2Jtap'; kinds are"#) == true)
+        #expect(
+            errorMessage(#"{"cmd":"rotate","rotation":90,"screen\u202e":"x"}"#)
                 == #"unknown key 'screen\u{202e}': expected one of device, rotation"#)
         #expect(errorMessage(#"{"cmd":"rotate","rotation":"\n9\u001b"}"#)?.hasSuffix(#"got "\\n9\\u001b""#) == true)
         var s = ClientSession()
         let reply = try #require(s.received(Array(#"{"cmd":"pi\u001b]0;owned\u0007ng"}"#.utf8) + [0x0A]).first)
-        guard case .send(let line) = reply else { Issue.record("\(reply)"); return }
+        guard case .send(let line) = reply else {
+            Issue.record("\(reply)")
+            return
+        }
         let message = try #require(try JSONValue.parse(line)["message"]?.string)
         #expect(message.hasPrefix(#"unknown command 'pi\u{1b}]0;owned\u{7}ng'"#))
         #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
 
         // rotate's unknown device: the name asked for, and the names in use (from hardware).
         var (d, _) = try started(panels: ["Evil\nPanel\u{1b}[31m"])
-        #expect(d.control(.rotate(.cw90, device: "x\n\u{202E}y"))
-                == .refused(.unknownDevice, #"no touchscreen named 'x\n\u{202e}y' is in use; touchscreens in use: 'Evil\nPanel\u{1b}[31m'"#))
+        #expect(
+            d.control(.rotate(.cw90, device: "x\n\u{202E}y"))
+                == .refused(
+                    .unknownDevice,
+                    #"no touchscreen named 'x\n\u{202e}y' is in use; touchscreens in use: 'Evil\nPanel\u{1b}[31m'"#))
     }
 
     /// A subscriber's recognizer names follow the config's rule for them.
     @Test func filterNamesNoConfigCanDefineAreRefused() {
-        #expect(errorMessage(#"{"cmd":"subscribe","name":["tap","t\u200bap"]}"#)
-                == #"'name' 't\u{200b}ap': a recognizer name must not contain invisible or reordering characters such as U+200B"#)
-        #expect(errorMessage(#"{"cmd":"subscribe","name":"a\nb"}"#)
+        #expect(
+            errorMessage(#"{"cmd":"subscribe","name":["tap","t\u200bap"]}"#)
+                == #"'name' 't\u{200b}ap': a recognizer name must not contain invisible or reordering characters such as U+200B"#
+        )
+        #expect(
+            errorMessage(#"{"cmd":"subscribe","name":"a\nb"}"#)
                 == #"'name' 'a\nb': a recognizer name must not contain control characters or line breaks"#)
         #expect(actions(#"{"cmd":"subscribe","name":"double.tap"}"#).count == 2)
     }
@@ -319,13 +363,18 @@ import Testing
 
     func errorMessage(_ line: String) -> String? {
         guard case .send(let reply)? = actions(line).first, let v = try? JSONValue.parse(reply),
-              v["code"] == .string("bad_argument") else { return nil }
+            v["code"] == .string("bad_argument")
+        else { return nil }
         return v["message"]?.string
     }
 
     @Test func requestsAreRead() {
-        #expect(actions(#"{"cmd":"rotate","rotation":90,"id":4}"#) == [.control(.rotate(.cw90, device: nil), id: .number(4))])
-        #expect(actions(#"{"cmd":"rotate","rotation":270.0,"device":"ELAN Touchscreen"}"#)
+        #expect(
+            actions(#"{"cmd":"rotate","rotation":90,"id":4}"#) == [
+                .control(.rotate(.cw90, device: nil), id: .number(4))
+            ])
+        #expect(
+            actions(#"{"cmd":"rotate","rotation":270.0,"device":"ELAN Touchscreen"}"#)
                 == [.control(.rotate(.cw270, device: "ELAN Touchscreen"), id: nil)])
         #expect(actions(#"{"cmd":"profile","name":"locked"}"#) == [.control(.profile("locked"), id: nil)])
         #expect(actions(#"{"cmd":"pause"}"#) == [.control(.pause, id: nil)])
@@ -339,13 +388,18 @@ import Testing
         #expect(errorMessage(#"{"cmd":"rotate","rotation":"90"}"#) == "'rotation' is \(expected), got \"90\"")
         #expect(errorMessage(#"{"cmd":"rotate","rotation":1e300}"#) == "'rotation' is \(expected), got 1e+300")
         #expect(errorMessage(#"{"cmd":"rotate","rotation":-90}"#) == "'rotation' is \(expected), got -90")
-        #expect(errorMessage(#"{"cmd":"rotate","rotation":90,"device":""}"#)
+        #expect(
+            errorMessage(#"{"cmd":"rotate","rotation":90,"device":""}"#)
                 == "'device' is a touchscreen's name as status and hello show it; leave it out for every touchscreen")
-        #expect(errorMessage(#"{"cmd":"rotate","rotation":90,"screen":"x"}"#) == "unknown key 'screen': expected one of device, rotation")
+        #expect(
+            errorMessage(#"{"cmd":"rotate","rotation":90,"screen":"x"}"#)
+                == "unknown key 'screen': expected one of device, rotation")
         #expect(errorMessage(#"{"cmd":"profile"}"#) == "'name' is required: the profile to make active, a string")
         #expect(errorMessage(#"{"cmd":"profile","name":""}"#) == "'name': a profile name must not be empty")
-        #expect(errorMessage(#"{"cmd":"profile","name":"a\nb"}"#)
-                == "'name': a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+000A at character 2")
+        #expect(
+            errorMessage(#"{"cmd":"profile","name":"a\nb"}"#)
+                == "'name': a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found U+000A at character 2"
+        )
         #expect(errorMessage(#"{"cmd":"pause","name":"x"}"#) == "unknown key 'name': it takes no arguments")
     }
 }
@@ -356,7 +410,9 @@ import Testing
         var requests: [ControlRequest] = []
         func control(_ request: ControlRequest, from client: String) -> ControlReply {
             requests.append(request)
-            if case .rotate(_, let name?) = request { return .refused(.unknownDevice, "no touchscreen named '\(name)' is in use") }
+            if case .rotate(_, let name?) = request {
+                return .refused(.unknownDevice, "no touchscreen named '\(name)' is in use")
+            }
             if case .rotate(let r, nil) = request { return .rotated(r, devices: ["Test Touchscreen"]) }
             return .profile(RuntimeProfile(name: "locked", paused: request == .pause), recognizers: [], warning: "none")
         }
@@ -364,7 +420,8 @@ import Testing
 
     @Test func repliesComeInRequestOrderWithTheirIDs() throws {
         let path = temporarySocketPath("control")
-        let server = SocketServer(listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
         let recorder = Recorder()
         server.controller = recorder
         let driver = PollDriver()
@@ -372,20 +429,26 @@ import Testing
         defer { server.shutdown() }
         let c = try TestClient(path: path)
         _ = c.line(server, driver)  // hello
-        c.send(#"{"cmd":"rotate","rotation":90,"id":1}"# + "\n" + #"{"cmd":"rotate","rotation":0,"device":"X","id":2}"# + "\n"
-               + #"{"cmd":"pause","id":3}"# + "\n" + #"{"cmd":"ping","id":4}"# + "\n")
+        c.send(
+            #"{"cmd":"rotate","rotation":90,"id":1}"# + "\n" + #"{"cmd":"rotate","rotation":0,"device":"X","id":2}"#
+                + "\n"
+                + #"{"cmd":"pause","id":3}"# + "\n" + #"{"cmd":"ping","id":4}"# + "\n")
         var lines: [String] = []
         for _ in 0..<4 { if let l = c.line(server, driver) { lines.append(l) } }
-        #expect(lines == [#"{"type":"rotated","rotation":90,"devices":["Test Touchscreen"],"id":1}"#,
-                          #"{"type":"error","code":"unknown_device","message":"no touchscreen named 'X' is in use","id":2}"#,
-                          #"{"type":"profile","profile":"locked","paused":true,"recognizers":[],"warning":"none","id":3}"#,
-                          #"{"type":"pong","id":4}"#])
+        #expect(
+            lines == [
+                #"{"type":"rotated","rotation":90,"devices":["Test Touchscreen"],"id":1}"#,
+                #"{"type":"error","code":"unknown_device","message":"no touchscreen named 'X' is in use","id":2}"#,
+                #"{"type":"profile","profile":"locked","paused":true,"recognizers":[],"warning":"none","id":3}"#,
+                #"{"type":"pong","id":4}"#,
+            ])
         #expect(recorder.requests == [.rotate(.cw90, device: nil), .rotate(.none, device: "X"), .pause])
     }
 
     @Test func withoutADaemonBehindTheSocketARequestIsRefused() throws {
         let path = temporarySocketPath("nocontrol")
-        let server = SocketServer(listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, group: nil), info: DaemonInfo(), log: { _ in })
         let driver = PollDriver()
         server.start(on: driver)
         defer { server.shutdown() }

@@ -1,10 +1,11 @@
-@testable import GestureConfig
 import GestureCore
-@testable import GestureDaemon
 import Glibc
 import LinuxInput
 import LinuxSystem
 import Testing
+
+@testable import GestureConfig
+@testable import GestureDaemon
 
 /// The daemon's decisions, driven directly on a fake clock: hotplug, removal,
 /// reload, resync, two devices, the timer, udev trouble. No devices, no sleeps.
@@ -37,7 +38,10 @@ import Testing
         var out: [[RawEvent]] = [], current: [RawEvent] = []
         for e in events {
             current.append(e)
-            if e.type == EV.SYN && e.code == SYN.REPORT { out.append(current); current = [] }
+            if e.type == EV.SYN && e.code == SYN.REPORT {
+                out.append(current)
+                current = []
+            }
         }
         return out
     }
@@ -59,7 +63,10 @@ import Testing
         var (d, nodes) = try started(with: ["EP0430M09.desc"])
         let frames = Self.frames(try Self.load("EP0430M09.2-finger-scroll-down.events").events)
         var i = 0
-        while d.states("pan").last != .changed && i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        while d.states("pan").last != .changed && i < frames.count {
+            d.input(nodes[0], frames[i])
+            i += 1
+        }
         return (d, nodes, frames, i)
     }
 
@@ -68,7 +75,10 @@ import Testing
     @Test func startOpensTheTouchscreensPresentThenSaysReady() throws {
         let (d, nodes) = try started()
         #expect(d.watched == [nodes[0].syspath])
-        #expect(d.notified == [.ready(status: "1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers")])
+        #expect(
+            d.notified == [
+                .ready(status: "1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers")
+            ])
         #expect(d.info.devices.map(\.node) == ["/dev/input/event10"])
         #expect(d.logText.contains { $0.hasPrefix("using /dev/input/event10 'Atmel maXTouch Touchscreen'") })
     }
@@ -87,14 +97,20 @@ import Testing
         d.udevEvent(.add, keyboard)
         #expect(d.open.isEmpty)
         // Quiet unless -v: a keyboard is not news.
-        #expect(d.logs.last == .init(level: .debug, message: "skipping /dev/input/event3 'AT Translated Set 2 keyboard': not a touchscreen (keyboard)"))
+        #expect(
+            d.logs.last
+                == .init(
+                    level: .debug,
+                    message: "skipping /dev/input/event3 'AT Translated Set 2 keyboard': not a touchscreen (keyboard)"))
         #expect(d.info.devices.isEmpty)
 
         let panel = d.plug(try Self.device("EP0430M09.desc"), event: 4)
         d.udevEvent(.add, panel)
         #expect(d.watched == [panel.syspath])
         #expect(d.info.devices.map(\.name) == ["EP0430M09"])
-        #expect(d.notified.last == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        #expect(
+            d.notified.last
+                == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
         // A second add (udev "change") does not open it twice.
         d.udevEvent(.change, panel)
         #expect(d.open == [panel.syspath])
@@ -152,7 +168,9 @@ import Testing
         d.queue(nodes[0], t.at(60).up())
         d.read(nodes[0].syspath, end: .hangup("readable|hangup", at: t0 + Millis(61)))
         #expect(d.open.isEmpty)
-        #expect(d.logText.last == "removed /dev/input/event10 'Atmel maXTouch Touchscreen': the kernel reported readable|hangup")
+        #expect(
+            d.logText.last
+                == "removed /dev/input/event10 'Atmel maXTouch Touchscreen': the kernel reported readable|hangup")
         // The tap was waiting for double_tap's window: both end with the device.
         #expect(d.states("double_tap") == [.failed])
         #expect(d.states("tap") == [.failed])
@@ -164,10 +182,14 @@ import Testing
 
     @Test func aReloadThatDeniesAnOpenDeviceClosesIt() throws {
         var (d, nodes) = try started(with: ["Atmel-maXTouch-Touchscreen.desc", "EP0430M09.desc"])
-        d.nextConfig = .success(try ConfigLoader.load(text: "[[device]]\nmatch = \"EP0430M09\"\nuse = false\n", file: "/etc/gestured/gestured.toml"))
+        d.nextConfig = .success(
+            try ConfigLoader.load(
+                text: "[[device]]\nmatch = \"EP0430M09\"\nuse = false\n", file: "/etc/gestured/gestured.toml"))
         d.send(.signal(SIGHUP, at: d.now))
         #expect(d.open == [nodes[0].syspath])
-        #expect(d.logText.contains("removed /dev/input/event11 'EP0430M09': after reload: denied by config (match = \"EP0430M09\")"))
+        #expect(
+            d.logText.contains(
+                "removed /dev/input/event11 'EP0430M09': after reload: denied by config (match = \"EP0430M09\")"))
         #expect(d.info.devices.map(\.name) == ["Atmel maXTouch Touchscreen"])
         #expect(d.info.configSource == "/etc/gestured/gestured.toml")
         // Listing again after the reload does not reopen it.
@@ -183,12 +205,18 @@ import Testing
         #expect(d.states("pan").last == .cancelled)
         #expect(d.events(named: "pan").last?.reason == "config reloaded")
         #expect(d.notified.first == .reloading)
-        #expect(d.notified.last == .ready(status: "1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        #expect(
+            d.notified.last
+                == .ready(
+                    status: "1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
         #expect(d.open == [nodes[0].syspath])
 
         // The rest of the scroll: the fingers that were down are ignored until they lift.
         let count = d.published.count
-        while i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        while i < frames.count {
+            d.input(nodes[0], frames[i])
+            i += 1
+        }
         d.advanceTime(byMS: 2000)
         #expect(d.published.count == count)
 
@@ -205,18 +233,34 @@ import Testing
         var (d, nodes, frames, i) = try midScroll()
         d.notified.removeAll()
         let running = d.core.configuration
-        d.nextConfig = .failure(.init(description: "/etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number\n/etc/gestured/gestured.toml:30: recognizer.pan.kind: unknown kind 'pann'"))
+        d.nextConfig = .failure(
+            .init(
+                description:
+                    "/etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number\n/etc/gestured/gestured.toml:30: recognizer.pan.kind: unknown kind 'pann'"
+            ))
 
         d.send(.signal(SIGHUP, at: d.now))
         #expect(d.core.configuration == running)
-        #expect(d.logs.filter { $0.level == .error(.config) }.map(\.message) == [
-            "/etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number",
-            "/etc/gestured/gestured.toml:30: recognizer.pan.kind: unknown kind 'pann'"])
-        #expect(d.notified == [.reloading, .ready(status: "reload refused, previous config kept: /etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number")])
+        #expect(
+            d.logs.filter { $0.level == .error(.config) }.map(\.message) == [
+                "/etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number",
+                "/etc/gestured/gestured.toml:30: recognizer.pan.kind: unknown kind 'pann'",
+            ])
+        #expect(
+            d.notified == [
+                .reloading,
+                .ready(
+                    status:
+                        "reload refused, previous config kept: /etc/gestured/gestured.toml:12: recognizer.tap.max_duration_ms: expected a number"
+                ),
+            ])
         #expect(d.states("pan").last == .changed)
 
         // The pan goes on and ends at lift, as if nothing happened.
-        while i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        while i < frames.count {
+            d.input(nodes[0], frames[i])
+            i += 1
+        }
         #expect(d.states("pan").last == .ended)
         #expect(!d.states("pan").contains(.cancelled))
     }
@@ -231,11 +275,19 @@ import Testing
             d.send(input)
             #expect(d.core.configuration == running)
             #expect(d.logs.last?.level == .warning(.config))
-            #expect(d.logs.last?.message.contains("/etc/gestured/gestured.toml is empty (no recognizers, no device rules); keeping the running configuration (\(running.recognizers.count) recognizers)") == true)
+            #expect(
+                d.logs.last?.message.contains(
+                    "/etc/gestured/gestured.toml is empty (no recognizers, no device rules); keeping the running configuration (\(running.recognizers.count) recognizers)"
+                ) == true)
         }
-        #expect(d.notified.last == .ready(status: "reload refused, previous config kept: /etc/gestured/gestured.toml is empty"))
+        #expect(
+            d.notified.last
+                == .ready(status: "reload refused, previous config kept: /etc/gestured/gestured.toml is empty"))
         // The pan in flight goes on.
-        while i < frames.count { d.input(nodes[0], frames[i]); i += 1 }
+        while i < frames.count {
+            d.input(nodes[0], frames[i])
+            i += 1
+        }
         #expect(d.states("pan").last == .ended)
     }
 
@@ -243,7 +295,8 @@ import Testing
         let empty = try ConfigLoader.load(text: "", file: "/etc/gestured/gestured.toml")
         var d = EmbeddedDaemon(configuration: empty, options: .init(configPath: "/etc/gestured/gestured.toml"))
         d.start()
-        d.nextConfig = .success(try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: "/etc/gestured/gestured.toml"))
+        d.nextConfig = .success(
+            try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: "/etc/gestured/gestured.toml"))
         d.send(.configFileChanged)
         #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
         // And from one to none again is refused, as from any.
@@ -258,7 +311,8 @@ import Testing
         d.notified.removeAll()
         d.send(.configFileChanged)
         #expect(d.notified.isEmpty)
-        #expect(d.logText.last == "debug: /etc/gestured/gestured.toml changed: \(ConfigLoader.builtIn().source) unchanged")
+        #expect(
+            d.logText.last == "debug: /etc/gestured/gestured.toml changed: \(ConfigLoader.builtIn().source) unchanged")
     }
 
     // MARK: resync
@@ -274,7 +328,13 @@ import Testing
         d.advanceTime(byMS: 1000)
         #expect(d.states("tap") != [.recognized])
         #expect(!d.published.contains { $0.state == .recognized })
-        #expect(d.logs.contains { $0.level == .warning(.system) && $0.message.hasPrefix("/dev/input/event10 'Atmel maXTouch Touchscreen': the kernel's event buffer overflowed (SYN_DROPPED)") })
+        #expect(
+            d.logs.contains {
+                $0.level == .warning(.system)
+                    && $0.message.hasPrefix(
+                        "/dev/input/event10 'Atmel maXTouch Touchscreen': the kernel's event buffer overflowed (SYN_DROPPED)"
+                    )
+            })
 
         // The next tap is a tap.
         d.input(nodes[0], t.at(2000).down(id: 8, x: 400, y: 240))
@@ -298,7 +358,8 @@ import Testing
             if i == 6 { d.input(nodes[0], tap.at(60).up()) }
         }
         d.advanceTime(byMS: 1000)
-        #expect(d.events(named: "tap").filter { $0.state == .recognized }.map(\.device) == ["Atmel maXTouch Touchscreen"])
+        #expect(
+            d.events(named: "tap").filter { $0.state == .recognized }.map(\.device) == ["Atmel maXTouch Touchscreen"])
         let pan = d.events(named: "pan").filter { $0.device == "EP0430M09" }
         #expect(pan.first?.state == .began)
         #expect(pan.last?.state == .ended)
@@ -340,9 +401,13 @@ import Testing
         #expect(d.timer == nil)
         var armings = 0
         let t = Touches(device: try Self.device("Atmel-maXTouch-Touchscreen.desc"), at: t0)
-        for (i, events) in [t.down(id: 1, x: 400, y: 240), t.at(10).move(x: 401, y: 240), t.at(20).move(x: 402, y: 240)].enumerated() {
+        for (i, events) in [
+            t.down(id: 1, x: 400, y: 240), t.at(10).move(x: 401, y: 240), t.at(20).move(x: 402, y: 240),
+        ].enumerated() {
             d.queue(nodes[0], events)
-            for a in d.core.handle(.read(syspath: nodes[0].syspath, d.queued.removeValue(forKey: nodes[0].syspath)!, end: .drained)) {
+            for a in d.core.handle(
+                .read(syspath: nodes[0].syspath, d.queued.removeValue(forKey: nodes[0].syspath)!, end: .drained))
+            {
                 if case .armTimer = a { armings += 1 }
                 d.execute(a)
             }
@@ -397,7 +462,13 @@ import Testing
         d.listingFailures = [Errno(rawValue: EMFILE), Errno(rawValue: EMFILE)]
         d.start()
         #expect(d.open.isEmpty)
-        #expect(d.logs.contains(.init(level: .error(.system), message: "cannot enumerate input devices through udev: \(Errno(rawValue: EMFILE)); trying again in 1000 ms")))
+        #expect(
+            d.logs.contains(
+                .init(
+                    level: .error(.system),
+                    message:
+                        "cannot enumerate input devices through udev: \(Errno(rawValue: EMFILE)); trying again in 1000 ms"
+                )))
         // systemd hears ready (the daemon waits for devices), and the retry is on the timer.
         #expect(d.notified.count == 1)
         #expect(d.timer == EventTime(microseconds: 6_000_000))
@@ -405,12 +476,16 @@ import Testing
         #expect(d.rescans == 1)
         d.advanceTime(byMS: 1)
         #expect(d.rescans == 2)
-        #expect(d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message.hasSuffix("trying again in 2000 ms") == true)
+        #expect(
+            d.logs.last { $0.message.hasPrefix("cannot enumerate") }?.message.hasSuffix("trying again in 2000 ms")
+                == true)
         d.advanceTime(byMS: 2000)
         #expect(d.rescans == 3)
         #expect(d.open == [panel.syspath])
         #expect(d.logText.contains("listed input devices again after a failed listing"))
-        #expect(d.notified.last == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        #expect(
+            d.notified.last
+                == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
         // Nothing more is due: no further listing.
         #expect(d.timer == nil)
         d.advanceTime(byMS: 120_000)
@@ -428,7 +503,10 @@ import Testing
             let due = try #require(d.timer)
             d.advanceTime(to: due)
         }
-        #expect(waits == ["1000 ms", "2000 ms", "4000 ms", "8000 ms", "16000 ms", "32000 ms", "60000 ms", "60000 ms", "60000 ms"])
+        #expect(
+            waits == [
+                "1000 ms", "2000 ms", "4000 ms", "8000 ms", "16000 ms", "32000 ms", "60000 ms", "60000 ms", "60000 ms",
+            ])
     }
 
     @Test func aUdevOverflowListsAgainAndFindsWhatChanged() throws {
@@ -438,7 +516,9 @@ import Testing
         d.send(.udevOverflow)
         #expect(d.open == [other.syspath])
         #expect(d.logText.contains("removed /dev/input/event10 'Atmel maXTouch Touchscreen': no longer listed by udev"))
-        #expect(d.notified.last == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
+        #expect(
+            d.notified.last
+                == .status("1 touchscreen, \(ConfigLoader.builtIn().recognizers.count) recognizers, 0 subscribers"))
     }
 
     // MARK: stopping

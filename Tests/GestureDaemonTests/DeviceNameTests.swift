@@ -1,10 +1,11 @@
 import GestureConfig
 import GestureCore
-@testable import GestureDaemon
 import Glibc
 import LinuxInput
 import LinuxSystem
 import Testing
+
+@testable import GestureDaemon
 
 /// A device names itself (EVIOCGNAME, udev's NAME): a hostile USB device can
 /// put a newline in its name to forge a journal line, or an escape sequence to
@@ -25,16 +26,23 @@ import Testing
         d.read(panel.syspath, end: .gone(Errno(rawValue: EIO), at: d.now))
         let text = d.logText
         #expect(text.contains { $0.hasPrefix("using /dev/input/event30 '\(Self.shown)': ") }, "\(text)")
-        #expect(text.contains("debug: skipping /dev/input/event31 '\(Self.shown)': not a touchscreen (keyboard)"), "\(text)")
-        #expect(text.contains { $0.hasPrefix("error (device/kernel): /dev/input/event30 '\(Self.shown)': read failed: ") }, "\(text)")
+        #expect(
+            text.contains("debug: skipping /dev/input/event31 '\(Self.shown)': not a touchscreen (keyboard)"), "\(text)"
+        )
+        #expect(
+            text.contains { $0.hasPrefix("error (device/kernel): /dev/input/event30 '\(Self.shown)': read failed: ") },
+            "\(text)")
         #expect(text.contains { $0.hasPrefix("removed /dev/input/event30 '\(Self.shown)': read failed: ") }, "\(text)")
         for line in text {
-            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{202E}" }, "\(line)")
+            #expect(
+                !line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{202E}" }, "\(line)")
         }
     }
 
     @Test func theEscapeShowsEveryKindOfHiddenCharacter() {
-        #expect(sanitizedForLog("a\u{0}b\u{9b}c\u{200B}d\u{FEFF}e\u{2066}f\u{2028}g\\") == #"a\u{0}b\u{9b}c\u{200b}d\u{feff}e\u{2066}f\u{2028}g\\"#)
+        #expect(
+            sanitizedForLog("a\u{0}b\u{9b}c\u{200B}d\u{FEFF}e\u{2066}f\u{2028}g\\")
+                == #"a\u{0}b\u{9b}c\u{200b}d\u{feff}e\u{2066}f\u{2028}g\\"#)
         #expect(sanitizedForLog(String(decoding: [0x41, 0xFF, 0x1B, 0x42] as [UInt8], as: UTF8.self)) == #"A�\u{1b}B"#)
         #expect(sanitizedForLog("Ünïcødé Touch 触摸屏") == "Ünïcødé Touch 触摸屏", "what can be read stays as it is")
     }

@@ -1,8 +1,9 @@
 import GestureConfig
 import GestureCore
-@testable import GestureDaemon
 import LinuxInput
 import LinuxSystem
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// A deterministic twin of `DaemonLoop` for tests, as NIOEmbedded is for an
@@ -35,20 +36,25 @@ struct EmbeddedDaemon {
     /// The core's answers to control requests, in order.
     var replies: [ControlReply] = []
 
-    init(configuration: Configuration = ConfigLoader.builtIn(), options: DaemonCore.Options = .init(),
-         at start: EventTime = EventTime(microseconds: 1_000_000)) {
+    init(
+        configuration: Configuration = ConfigLoader.builtIn(), options: DaemonCore.Options = .init(),
+        at start: EventTime = EventTime(microseconds: 1_000_000)
+    ) {
         core = DaemonCore(configuration: configuration, options: options)
         now = start
     }
 
     /// A touchscreen node as udev describes it, and what libevdev reports once open.
-    mutating func plug(_ device: DeviceDescription, event n: Int, touchscreen: Bool = true,
-                       properties: [String: String] = [:]) -> InputNode {
+    mutating func plug(
+        _ device: DeviceDescription, event n: Int, touchscreen: Bool = true,
+        properties: [String: String] = [:]
+    ) -> InputNode {
         var props = ["ID_INPUT": "1"].merging(properties) { $1 }
         if touchscreen { props["ID_INPUT_TOUCHSCREEN"] = "1" } else { props["ID_INPUT_KEYBOARD"] = "1" }
-        let node = InputNode(syspath: "/sys/devices/virtual/input/input\(n)/event\(n)", sysname: "event\(n)",
-                             devnode: "/dev/input/event\(n)", devnum: UInt64(0xd40 + n), properties: props,
-                             name: device.name)
+        let node = InputNode(
+            syspath: "/sys/devices/virtual/input/input\(n)/event\(n)", sysname: "event\(n)",
+            devnode: "/dev/input/event\(n)", devnum: UInt64(0xd40 + n), properties: props,
+            name: device.name)
         udev.append(node)
         kernel[node.syspath] = DeviceSnapshot(node: node, description: device)
         return node
@@ -76,7 +82,9 @@ struct EmbeddedDaemon {
             }
         case .watch(let syspath): watched.insert(syspath)
         case .close(let syspath):
-            open.remove(syspath); watched.remove(syspath); queued[syspath] = nil
+            open.remove(syspath)
+            watched.remove(syspath)
+            queued[syspath] = nil
         case .publish(let e, _): published.append(e)
         case .print: break
         case .armTimer(let t): timer = t
@@ -84,15 +92,19 @@ struct EmbeddedDaemon {
         case .log(let line): logs.append(line)
         case .rescan:
             rescans += 1
-            if listingFailures.isEmpty { send(.devicesListed(udev)) } else {
+            if listingFailures.isEmpty {
+                send(.devicesListed(udev))
+            } else {
                 send(.listingFailed(listingFailures.removeFirst(), at: now))
             }
         case .drainInput:
             for syspath in watched.sorted() { read(syspath) }
             send(.inputDrained)
         case .loadConfig(let trigger, let onlyIfChanged):
-            send(.configLoaded(nextConfig, trigger: trigger, onlyIfChanged: onlyIfChanged,
-                               devices: kernel.filter { open.contains($0.key) }, at: now))
+            send(
+                .configLoaded(
+                    nextConfig, trigger: trigger, onlyIfChanged: onlyIfChanged,
+                    devices: kernel.filter { open.contains($0.key) }, at: now))
         case .updateInfo(let i): info = i
         case .expireClients: break
         case .pauseUdev: udevWatched = false
@@ -164,24 +176,36 @@ struct Touches {
     let base: EventTime
     var time: EventTime
 
-    init(device: DeviceDescription, at time: EventTime) { self.device = device; base = time; self.time = time }
+    init(device: DeviceDescription, at time: EventTime) {
+        self.device = device
+        base = time
+        self.time = time
+    }
 
     /// The same panel `ms` milliseconds after the start.
-    func at(_ ms: Double) -> Touches { var c = self; c.time = base + Millis(ms); return c }
+    func at(_ ms: Double) -> Touches {
+        var c = self
+        c.time = base + Millis(ms)
+        return c
+    }
 
     private func e(_ type: UInt16, _ code: UInt16, _ value: Int32) -> RawEvent {
         RawEvent(time: time, type: type, code: code, value: value)
     }
 
     func down(slot: Int32 = 0, id: Int32, x: Int32, y: Int32, first: Bool = true) -> [RawEvent] {
-        [e(EV.ABS, ABS.MT_SLOT, slot), e(EV.ABS, ABS.MT_TRACKING_ID, id), e(EV.ABS, ABS.MT_POSITION_X, x),
-         e(EV.ABS, ABS.MT_POSITION_Y, y)] + (first ? [e(EV.KEY, BTN.TOUCH, 1)] : [])
-         + [e(EV.ABS, ABS.X, x), e(EV.ABS, ABS.Y, y), e(EV.SYN, SYN.REPORT, 0)]
+        [
+            e(EV.ABS, ABS.MT_SLOT, slot), e(EV.ABS, ABS.MT_TRACKING_ID, id), e(EV.ABS, ABS.MT_POSITION_X, x),
+            e(EV.ABS, ABS.MT_POSITION_Y, y),
+        ] + (first ? [e(EV.KEY, BTN.TOUCH, 1)] : [])
+            + [e(EV.ABS, ABS.X, x), e(EV.ABS, ABS.Y, y), e(EV.SYN, SYN.REPORT, 0)]
     }
 
     func move(slot: Int32 = 0, x: Int32, y: Int32) -> [RawEvent] {
-        [e(EV.ABS, ABS.MT_SLOT, slot), e(EV.ABS, ABS.MT_POSITION_X, x), e(EV.ABS, ABS.MT_POSITION_Y, y),
-         e(EV.ABS, ABS.X, x), e(EV.ABS, ABS.Y, y), e(EV.SYN, SYN.REPORT, 0)]
+        [
+            e(EV.ABS, ABS.MT_SLOT, slot), e(EV.ABS, ABS.MT_POSITION_X, x), e(EV.ABS, ABS.MT_POSITION_Y, y),
+            e(EV.ABS, ABS.X, x), e(EV.ABS, ABS.Y, y), e(EV.SYN, SYN.REPORT, 0),
+        ]
     }
 
     func up(slot: Int32 = 0, last: Bool = true) -> [RawEvent] {

@@ -1,9 +1,10 @@
-import Glibc
 import GestureCore
-@testable import GestureDaemon
-import Testing
-@testable import GestureProtocol
+import Glibc
 import LinuxSystem
+import Testing
+
+@testable import GestureDaemon
+@testable import GestureProtocol
 
 /// On the daemon's real event loop: a subscriber that goes away is removed at
 /// once, instead of epoll reporting its hangup over and over.
@@ -18,11 +19,17 @@ import LinuxSystem
         server.start(on: adapter)
         defer { server.shutdown() }
         var client: TestClient? = try TestClient(path: path)
-        for _ in 0..<20 { _ = try loop.runOnce(timeoutMilliseconds: 10); client!.pull() }
+        for _ in 0..<20 {
+            _ = try loop.runOnce(timeoutMilliseconds: 10)
+            client!.pull()
+        }
         client!.send("{\"cmd\":\"subscribe\",\"name\":\"circle\"}\n")
-        for _ in 0..<20 { _ = try loop.runOnce(timeoutMilliseconds: 10); client!.pull() }
+        for _ in 0..<20 {
+            _ = try loop.runOnce(timeoutMilliseconds: 10)
+            client!.pull()
+        }
         #expect(server.subscriberCount == 1)
-        client = nil // the subscriber exits (Ctrl-C on gesturectl subscribe)
+        client = nil  // the subscriber exits (Ctrl-C on gesturectl subscribe)
         var wakeups = 0
         for _ in 0..<50 { wakeups += try loop.runOnce(timeoutMilliseconds: 10) }
         #expect(server.clientCount == 0)

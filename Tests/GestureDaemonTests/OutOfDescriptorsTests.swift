@@ -1,8 +1,9 @@
-import Glibc
 import GestureCore
-@testable import GestureDaemon
-@testable import GestureClient
+import Glibc
 import Testing
+
+@testable import GestureClient
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// A clock tests move by hand.
@@ -44,7 +45,8 @@ final class FakeClock: @unchecked Sendable {
         var logs: [String] = []
         let path = temporarySocketPath("emfile")
         let listener = try ListeningSocket.bind(path: path, group: nil)
-        let server = SocketServer(listener: listener, info: DaemonInfo(), clock: { clock.now }, log: { logs.append($0) })
+        let server = SocketServer(
+            listener: listener, info: DaemonInfo(), clock: { clock.now }, log: { logs.append($0) })
         let driver = PollDriver()
         server.start(on: driver)
         defer { server.shutdown() }
@@ -129,7 +131,10 @@ func selfExecutable() -> String? {
 func spawnAndWait(_ args: [String], environment extra: [String]) -> Int32 {
     var env: [String] = []
     var p = environ
-    while let entry = p.pointee { env.append(String(cString: entry)); p += 1 }
+    while let entry = p.pointee {
+        env.append(String(cString: entry))
+        p += 1
+    }
     env += extra
     var pid: pid_t = 0
     let r = withCStrings(args) { a in withCStrings(env) { e in posix_spawn(&pid, args[0], nil, nil, a, e) } }

@@ -1,6 +1,7 @@
 import GestureCore
-@testable import GestureDaemon
 import Testing
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 @Suite struct OutboundQueueTests {
@@ -15,7 +16,7 @@ import Testing
     @Test func refusesALineThatBreaksTheByteLimit() {
         var q = OutboundQueue(limits: .init(maxLines: 100, maxBytes: 10))
         let first = q.enqueue(SharedLine("12345678"))  // 9 bytes with the newline
-        let second = q.enqueue(SharedLine("1"))        // 2 more would be 11
+        let second = q.enqueue(SharedLine("1"))  // 2 more would be 11
         #expect(first && !second)
         #expect(q.queuedBytes == 9)
     }
@@ -26,7 +27,10 @@ import Testing
         _ = q.enqueue(SharedLine("w"))
         var out: [UInt8] = []
         for chunk in [2, 3, 1, 2] {
-            q.withPendingBytes { out += Array($0.prefix(chunk)); return () }
+            q.withPendingBytes {
+                out += Array($0.prefix(chunk))
+                return ()
+            }
             q.consume(min(chunk, q.withPendingBytes { $0.count } ?? 0))
         }
         #expect(String(decoding: out, as: UTF8.self) == "hello\nw\n")
@@ -41,7 +45,10 @@ import Testing
         q.consume(2)  // "fi" written
         q.replaceWithFinal(SharedLine("bye"))
         var out: [UInt8] = []
-        while let n = q.withPendingBytes({ b -> Int in out += Array(b); return b.count }) { q.consume(n) }
+        while let n = q.withPendingBytes({ b -> Int in
+            out += Array(b)
+            return b.count
+        }) { q.consume(n) }
         #expect(String(decoding: out, as: UTF8.self) == "rst\nbye\n")
     }
 
@@ -66,10 +73,13 @@ import Testing
 }
 
 @Suite struct SubscriptionFilterTests {
-    func event(_ name: String = "circle", _ kind: GestureKind = .circle, state: GestureState = .recognized,
-               device: String = "ts") -> GestureEvent {
-        GestureEvent(name: name, kind: kind, state: state, time: .seconds(1), device: device, fingers: 1,
-                     location: Point(x: 1, y: 2), locationNormalised: Point(x: 0.1, y: 0.2))
+    func event(
+        _ name: String = "circle", _ kind: GestureKind = .circle, state: GestureState = .recognized,
+        device: String = "ts"
+    ) -> GestureEvent {
+        GestureEvent(
+            name: name, kind: kind, state: state, time: .seconds(1), device: device, fingers: 1,
+            location: Point(x: 1, y: 2), locationNormalised: Point(x: 0.1, y: 0.2))
     }
 
     @Test func emptyFilterTakesEverythingButFailures() {
@@ -96,7 +106,10 @@ import Testing
 
     @Test func eventLineIsTheEnvelopeWithTypeAndTimes() throws {
         let line = ProtocolMessages.event(event(), frameTime: .seconds(0.99), emitted: .seconds(1.0005))
-        #expect(line.hasPrefix("{\"type\":\"event\",\"name\":\"circle\",\"kind\":\"circle\",\"state\":\"recognized\",\"time\":1.000000,"))
+        #expect(
+            line.hasPrefix(
+                "{\"type\":\"event\",\"name\":\"circle\",\"kind\":\"circle\",\"state\":\"recognized\",\"time\":1.000000,"
+            ))
         let v = try JSONValue.parse(line)
         #expect(v["frame_time"] == .number(0.99))
         #expect(v["emitted"] == .number(1.0005))

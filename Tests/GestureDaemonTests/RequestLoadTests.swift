@@ -1,25 +1,30 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxSystem
-@testable import GestureDaemon
-@testable import GestureClient
 import Testing
+
+@testable import GestureClient
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// What one client can make the daemon do: bounded work per request and per
 /// turn of the loop, bounded filters, a fair share of the client slots, logs
 /// that cannot be forged or flooded.
 @Suite(.serialized) struct RequestLoadTests {
-    let info = DaemonInfo(devices: [.init(name: "Test Touchscreen", node: "/dev/input/event5", sizeMM: Point(x: 200, y: 120))],
-                          recognizers: [.init(name: "tap", kind: .tap), .init(name: "circle", kind: .circle)])
+    let info = DaemonInfo(
+        devices: [.init(name: "Test Touchscreen", node: "/dev/input/event5", sizeMM: Point(x: 200, y: 120))],
+        recognizers: [.init(name: "tap", kind: .tap), .init(name: "circle", kind: .circle)])
 
-    func makeServer(_ tag: String, info: DaemonInfo? = nil, limits: SocketServer.Limits = .init(),
-                    clock: FakeClock? = nil, log: @escaping (String) -> Void = { _ in }) throws -> (SocketServer, PollDriver, String) {
+    func makeServer(
+        _ tag: String, info: DaemonInfo? = nil, limits: SocketServer.Limits = .init(),
+        clock: FakeClock? = nil, log: @escaping (String) -> Void = { _ in }
+    ) throws -> (SocketServer, PollDriver, String) {
         let path = temporarySocketPath(tag)
         let listener = try ListeningSocket.bind(path: path, group: nil)
         let server: SocketServer
         if let clock {
-            server = SocketServer(listener: listener, info: info ?? self.info, limits: limits, clock: { clock.now }, log: log)
+            server = SocketServer(
+                listener: listener, info: info ?? self.info, limits: limits, clock: { clock.now }, log: log)
         } else {
             server = SocketServer(listener: listener, info: info ?? self.info, limits: limits, log: log)
         }
@@ -104,21 +109,27 @@ import Testing
         #expect(server.subscribersDropped == 0)
         // When it reads, every reply comes, in order.
         var ids: [Int] = []
-        while ids.count < 200, let l = c.line(server, driver) { ids.append(Int(try JSONValue.parse(l)["id"]?.number ?? -1)) }
+        while ids.count < 200, let l = c.line(server, driver) {
+            ids.append(Int(try JSONValue.parse(l)["id"]?.number ?? -1))
+        }
         #expect(ids == Array(0..<200))
     }
 
     @Test func helloLargerThanTheQueueBoundIsStillSent() throws {
         var limits = SocketServer.Limits()
         limits.queue = .init(maxLines: 1024, maxBytes: 256)
-        let big = DaemonInfo(devices: info.devices,
-                             recognizers: (0..<40).map { .init(name: "recognizer_\($0)", kind: .tap) })
+        let big = DaemonInfo(
+            devices: info.devices,
+            recognizers: (0..<40).map { .init(name: "recognizer_\($0)", kind: .tap) })
         let (server, driver, path) = try makeServer("bighello", info: big, limits: limits)
         defer { server.shutdown() }
         let c = try TestClient(path: path)
         let hello = try JSONValue.parse(#require(c.line(server, driver)))
         #expect(hello["type"] == .string("hello"))
-        guard case .array(let rs)? = hello["recognizers"] else { Issue.record("no recognizers"); return }
+        guard case .array(let rs)? = hello["recognizers"] else {
+            Issue.record("no recognizers")
+            return
+        }
         #expect(rs.count == 40)
     }
 
@@ -176,32 +187,48 @@ import Testing
         clock.advance(ms: 11_000)
         let c = try TestClient(path: path)
         _ = c.line(server, driver, now: clock.now)
-        #expect(logs.last?.contains("suppressed") == true, "the next window does not say what was held back: \(logs.last ?? "")")
+        #expect(
+            logs.last?.contains("suppressed") == true,
+            "the next window does not say what was held back: \(logs.last ?? "")")
     }
 
     @Test func statusNamesWithTerminalEscapesArePrintedEscaped() throws {
-        let evil = DaemonInfo(devices: [.init(name: "Evil\u{1b}]0;pwned\u{07}\u{1b}[2JTouch", node: "/dev/input/event9",
-                                              sizeMM: Point(x: 100, y: 60))],
-                              recognizers: [.init(name: "tap\u{1b}[31m", kind: .tap)])
+        let evil = DaemonInfo(
+            devices: [
+                .init(
+                    name: "Evil\u{1b}]0;pwned\u{07}\u{1b}[2JTouch", node: "/dev/input/event9",
+                    sizeMM: Point(x: 100, y: 60))
+            ],
+            recognizers: [.init(name: "tap\u{1b}[31m", kind: .tap)])
         let (server, driver, path) = try makeServer("ctlstatus", info: evil)
         defer { server.shutdown() }
         let exe = try #require(selfExecutable())
         let gesturectl = String(exe[..<(exe.lastIndex(of: "/") ?? exe.startIndex)]) + "/gesturectl"
-        guard access(gesturectl, X_OK) == 0 else { Issue.record("no gesturectl next to the tests at \(gesturectl)"); return }
-        let (status, output) = runWhilePumping([gesturectl, "status", "--socket", path], server: server, driver: driver)
+        guard access(gesturectl, X_OK) == 0 else {
+            Issue.record("no gesturectl next to the tests at \(gesturectl)")
+            return
+        }
+        let (status, output) = runWhilePumping(
+            [gesturectl, "status", "--socket", path], server: server, driver: driver)
         #expect(status == 0)
         #expect(!output.contains("\u{1b}") && !output.contains("\u{07}"), "raw escapes reached the terminal: \(output)")
         #expect(output.contains("Evil\\u{1b}]0;pwned"))
     }
 
     @Test func helloSaysWhenADeviceSizeIsAGuess() throws {
-        let guessed = DaemonInfo(devices: [.init(name: "No Resolution", node: "/dev/input/event3",
-                                                 sizeMM: Point(x: 150, y: 84), sizeSource: .fallback)])
+        let guessed = DaemonInfo(devices: [
+            .init(
+                name: "No Resolution", node: "/dev/input/event3",
+                sizeMM: Point(x: 150, y: 84), sizeSource: .fallback)
+        ])
         let (server, driver, path) = try makeServer("fallback", info: guessed)
         defer { server.shutdown() }
         let c = try TestClient(path: path)
         let hello = try JSONValue.parse(#require(c.line(server, driver)))
-        guard case .array(let ds)? = hello["devices"] else { Issue.record("no devices"); return }
+        guard case .array(let ds)? = hello["devices"] else {
+            Issue.record("no devices")
+            return
+        }
         #expect(ds.first?["size_source"] == .string("fallback"))
     }
 
@@ -230,7 +257,10 @@ func runWhilePumping(_ args: [String], server: SocketServer, driver: PollDriver)
     var pid: pid_t = 0
     var env: [String] = []
     var p = environ
-    while let entry = p.pointee { env.append(String(cString: entry)); p += 1 }
+    while let entry = p.pointee {
+        env.append(String(cString: entry))
+        p += 1
+    }
     let r = withCStrings(args) { a in withCStrings(env) { e in posix_spawn(&pid, args[0], &actions, nil, a, e) } }
     close(fds[1])
     defer { close(fds[0]) }
@@ -247,9 +277,16 @@ func runWhilePumping(_ args: [String], server: SocketServer, driver: PollDriver)
             let n = read(fds[0], &buf, buf.count)
             if n > 0 { out += buf[0..<n] } else { break }
         }
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
+        if waitpid(pid, &status, WNOHANG) == pid {
+            exited = true
+            break
+        }
     }
-    if !exited { kill(pid, SIGKILL); waitpid(pid, &status, 0); return (-1, String(decoding: out, as: UTF8.self)) }
+    if !exited {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return (-1, String(decoding: out, as: UTF8.self))
+    }
     while true {
         let n = read(fds[0], &buf, buf.count)
         if n > 0 { out += buf[0..<n] } else { break }

@@ -1,30 +1,36 @@
-import Glibc
 import GestureCore
-@testable import GestureDaemon
+import Glibc
 import Testing
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureEvent {
-    GestureEvent(name: name, kind: .pan, state: state, time: .milliseconds(Double(i) * 10), device: "Test Touchscreen",
-                 fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
-                 detail: .pan(translation: Point(x: Double(i), y: 0), velocity: Point(x: 100, y: 0)),
-                 reason: state == .cancelled ? .teardown(.daemonStopping) : nil)
+    GestureEvent(
+        name: name, kind: .pan, state: state, time: .milliseconds(Double(i) * 10), device: "Test Touchscreen",
+        fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
+        detail: .pan(translation: Point(x: Double(i), y: 0), velocity: Point(x: 100, y: 0)),
+        reason: state == .cancelled ? .teardown(.daemonStopping) : nil)
 }
 
 /// A subscriber that reads slowly: it learns why it was dropped, `status` shows
 /// what the kernel holds for it, and it can ask for fewer `changed` events.
 @Suite(.serialized) struct SlowReaderTests {
-    func makeServer(_ tag: String, clock: FakeClock, limits: SocketServer.Limits = .init()) throws -> (SocketServer, PollDriver, String) {
+    func makeServer(_ tag: String, clock: FakeClock, limits: SocketServer.Limits = .init()) throws -> (
+        SocketServer, PollDriver, String
+    ) {
         let path = temporarySocketPath(tag)
         let listener = try ListeningSocket.bind(path: path, group: nil)
-        let server = SocketServer(listener: listener, info: DaemonInfo(recognizers: [.init(name: "pan", kind: .pan)]),
-                                  limits: limits, clock: { clock.now }, log: { _ in })
+        let server = SocketServer(
+            listener: listener, info: DaemonInfo(recognizers: [.init(name: "pan", kind: .pan)]),
+            limits: limits, clock: { clock.now }, log: { _ in })
         let driver = PollDriver()
         server.start(on: driver)
         return (server, driver, path)
     }
 
-    func subscribe(_ c: TestClient, _ request: String, _ server: SocketServer, _ driver: PollDriver, _ clock: FakeClock) {
+    func subscribe(_ c: TestClient, _ request: String, _ server: SocketServer, _ driver: PollDriver, _ clock: FakeClock)
+    {
         _ = c.line(server, driver, now: clock.now)
         c.send(request + "\n")
         _ = c.line(server, driver, now: clock.now)
@@ -49,7 +55,10 @@ func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureE
         // line went in behind the backlog the kernel holds.
         #expect(server.clientCount == 0)
         var lines: [String] = []
-        while !c.eof { c.pull(); lines += c.takeLines() }
+        while !c.eof {
+            c.pull()
+            lines += c.takeLines()
+        }
         let last = try JSONValue.parse(#require(lines.last))
         #expect(last["code"] == .string("slow_consumer"))
         #expect(last["final"] == .bool(true))
@@ -67,7 +76,10 @@ func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureE
         _ = asker.line(server, driver, now: clock.now)
         asker.send("{\"cmd\":\"status\"}\n")
         let status = try JSONValue.parse(#require(asker.line(server, driver, now: clock.now)))
-        guard case .array(let clients)? = status["clients"] else { Issue.record("no clients"); return }
+        guard case .array(let clients)? = status["clients"] else {
+            Issue.record("no clients")
+            return
+        }
         let entry = try #require(clients.first { $0["subscribed"] == .bool(true) })
         #expect((entry["unsent_bytes"]?.number ?? 0) > 20 * 200, "status: \(entry.json)")
         #expect(entry["queued_lines"] == .number(0))
@@ -105,7 +117,9 @@ func panEvent(_ state: GestureState, _ i: Int, name: String = "pan") -> GestureE
         subscribe(c, "{\"cmd\":\"subscribe\",\"changed\":10}", server, driver, clock)
         // Two pans at once, 100 changed per second each, for two seconds.
         for name in ["pan", "other"] { server.publish(panEvent(.began, 0, name: name), frameTime: .zero) }
-        for i in 1...200 { for name in ["pan", "other"] { server.publish(panEvent(.changed, i, name: name), frameTime: .zero) } }
+        for i in 1...200 {
+            for name in ["pan", "other"] { server.publish(panEvent(.changed, i, name: name), frameTime: .zero) }
+        }
         for name in ["pan", "other"] { server.publish(panEvent(.cancelled, 201, name: name), frameTime: .zero) }
         var got: [String: [String]] = [:]
         for _ in 0..<200 {

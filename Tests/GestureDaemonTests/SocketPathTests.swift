@@ -1,7 +1,8 @@
 import Glibc
+import Testing
+
 @testable import GestureDaemon
 @testable import LinuxSystem
-import Testing
 
 /// The socket's file is never chmod-ed or chown-ed through its name, and a
 /// directory another user could write to is refused.
@@ -17,7 +18,9 @@ import Testing
     func removeDirectory(_ dir: String) {
         if let d = opendir(dir) {
             while let e = readdir(d) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let name = withUnsafeBytes(of: e.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
                 if name != "." && name != ".." { unlink(dir + "/" + name) }
             }
             closedir(d)
@@ -56,7 +59,8 @@ import Testing
         #expect(swapped)
         var after = stat()
         try #require(stat(target, &after) == 0)
-        #expect(after.st_mode & 0o7777 == 0o600, "the target's mode changed to \(String(after.st_mode & 0o7777, radix: 8))")
+        #expect(
+            after.st_mode & 0o7777 == 0o600, "the target's mode changed to \(String(after.st_mode & 0o7777, radix: 8))")
         #expect(after.st_gid == before.st_gid, "the target was given to group \(after.st_gid)")
         #expect(after.st_uid == before.st_uid)
     }

@@ -1,8 +1,9 @@
-import Glibc
 import GestureCore
-@testable import GestureDaemon
+import Glibc
 import LinuxSystem
 import Testing
+
+@testable import GestureDaemon
 @testable import GestureProtocol
 
 /// A minimal poll(2) driver for the server in tests: the daemon uses its epoll
@@ -24,8 +25,9 @@ final class PollDriver: SocketServerLoop {
         if poll(&fds, nfds_t(fds.count), timeoutMS) > 0 {
             for p in fds where p.revents != 0 {
                 ready += 1
-                server.handle(fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
-                              hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
+                server.handle(
+                    fd: p.fd, readable: p.revents & Int16(POLLIN) != 0, writable: p.revents & Int16(POLLOUT) != 0,
+                    hangup: p.revents & Int16(POLLHUP | POLLERR) != 0)
             }
         }
         server.expire(now: now ?? monotonicNow())
@@ -58,7 +60,10 @@ final class TestClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { buffer += chunk[0..<n]; continue }
+            if n > 0 {
+                buffer += chunk[0..<n]
+                continue
+            }
             if n == 0 { eof = true }
             return
         }
@@ -94,14 +99,16 @@ func temporarySocketPath(_ tag: String) -> String {
 }
 
 func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recognized) -> GestureEvent {
-    GestureEvent(name: kind.rawValue, kind: kind, state: state, time: .seconds(Double(i)), device: "Test Touchscreen",
-                 fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
-                 detail: kind == .tap ? .tap(taps: 1) : .none, reason: state == .failed ? .tap(.moved(9, max: 5)) : nil)
+    GestureEvent(
+        name: kind.rawValue, kind: kind, state: state, time: .seconds(Double(i)), device: "Test Touchscreen",
+        fingers: 1, location: Point(x: Double(i), y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
+        detail: kind == .tap ? .tap(taps: 1) : .none, reason: state == .failed ? .tap(.moved(9, max: 5)) : nil)
 }
 
 @Suite(.serialized) struct SocketServerTests {
-    let info = DaemonInfo(devices: [.init(name: "Test Touchscreen", node: "/dev/input/event5", sizeMM: Point(x: 200, y: 120))],
-                          recognizers: [.init(name: "tap", kind: .tap), .init(name: "circle", kind: .circle)])
+    let info = DaemonInfo(
+        devices: [.init(name: "Test Touchscreen", node: "/dev/input/event5", sizeMM: Point(x: 200, y: 120))],
+        recognizers: [.init(name: "tap", kind: .tap), .init(name: "circle", kind: .circle)])
 
     func makeServer(_ tag: String, limits: SocketServer.Limits = .init()) throws -> (SocketServer, PollDriver, String) {
         let path = temporarySocketPath(tag)
@@ -124,11 +131,18 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         #expect(hello["type"] == .string("hello"))
         #expect(hello["protocol"] == .number(1))
         let inDefault = JSONValue.array([.string("default")])
-        #expect(hello["recognizers"] == .array([.object([("name", .string("tap")), ("kind", .string("tap")), ("profiles", inDefault)]),
-                                                .object([("name", .string("circle")), ("kind", .string("circle")), ("profiles", inDefault)])]))
+        #expect(
+            hello["recognizers"]
+                == .array([
+                    .object([("name", .string("tap")), ("kind", .string("tap")), ("profiles", inDefault)]),
+                    .object([("name", .string("circle")), ("kind", .string("circle")), ("profiles", inDefault)]),
+                ]))
         #expect(hello["profile"] == .string("default"))
         #expect(hello["paused"] == .bool(false))
-        guard case .array(let devices)? = hello["devices"] else { Issue.record("no devices in hello"); return }
+        guard case .array(let devices)? = hello["devices"] else {
+            Issue.record("no devices in hello")
+            return
+        }
         #expect(devices.first?["rotation"] == .number(0))
 
         c.send("{\"cmd\":\"subscribe\",\"kind\":\"tap\",\"id\":1}\n")
@@ -149,7 +163,10 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         c.send("{\"cmd\":\"status\"}\n")
         let status = try JSONValue.parse(#require(c.line(server, driver)))
         #expect(status["type"] == .string("status"))
-        guard case .array(let clients)? = status["clients"] else { Issue.record("no clients"); return }
+        guard case .array(let clients)? = status["clients"] else {
+            Issue.record("no clients")
+            return
+        }
         #expect(clients.count == 1)
         #expect(clients[0]["pid"] == .number(Double(getpid())))
         #expect(clients[0]["subscribed"] == .bool(true))
@@ -215,7 +232,10 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         // The stalled one wakes up: it finds the events it had, then the final error, then EOF.
         var last: String?
         var count = 0
-        while let l = stalled.line(server, driver) { last = l; count += 1 }
+        while let l = stalled.line(server, driver) {
+            last = l
+            count += 1
+        }
         #expect(stalled.eof)
         #expect(count < total)
         let final = try JSONValue.parse(#require(last))
@@ -228,9 +248,12 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         defer { server.shutdown() }
         let plain = try TestClient(path: path)
         let wants = try TestClient(path: path)
-        _ = plain.line(server, driver); _ = wants.line(server, driver)
-        plain.send("{\"cmd\":\"subscribe\"}\n"); _ = plain.line(server, driver)
-        wants.send("{\"cmd\":\"subscribe\",\"failures\":true}\n"); _ = wants.line(server, driver)
+        _ = plain.line(server, driver)
+        _ = wants.line(server, driver)
+        plain.send("{\"cmd\":\"subscribe\"}\n")
+        _ = plain.line(server, driver)
+        wants.send("{\"cmd\":\"subscribe\",\"failures\":true}\n")
+        _ = wants.line(server, driver)
         server.publish(makeEvent(1, state: .failed), frameTime: .seconds(1))
         server.publish(makeEvent(2), frameTime: .seconds(2))
         let w1 = try JSONValue.parse(#require(wants.line(server, driver)))
@@ -266,7 +289,10 @@ func makeEvent(_ i: Int, kind: GestureKind = .tap, state: GestureState = .recogn
         c!.send("{\"cmd\":\"subscribe\"}\n")
         _ = c!.line(server, driver)
         c = nil
-        for i in 0..<10 { server.publish(makeEvent(i), frameTime: .seconds(1)); driver.turn(server) }
+        for i in 0..<10 {
+            server.publish(makeEvent(i), frameTime: .seconds(1))
+            driver.turn(server)
+        }
         #expect(server.clientCount == 0)
     }
 

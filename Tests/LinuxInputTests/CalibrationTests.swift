@@ -15,15 +15,15 @@ struct CalibrationTests {
     }
 
     @Test(arguments: [
-        "",                       // empty
-        "1 0 0 0 1",              // five numbers
-        "1 0 0 0 1 0x1",          // hex
-        "1 0 0 0 1 1e-3",         // exponent
-        "1 0 0 0 1 nan",          // not a number
+        "",  // empty
+        "1 0 0 0 1",  // five numbers
+        "1 0 0 0 1 0x1",  // hex
+        "1 0 0 0 1 1e-3",  // exponent
+        "1 0 0 0 1 nan",  // not a number
         "1 0 0 0 1 inf",
-        "1,0,0,0,1,0",            // commas
-        "1\t0\t0\t0\t1\t0",       // tabs are not separators for libinput
-        "1 0 0 0 1 --",           // signs only
+        "1,0,0,0,1,0",  // commas
+        "1\t0\t0\t0\t1\t0",  // tabs are not separators for libinput
+        "1 0 0 0 1 --",  // signs only
     ])
     func malformedIsRejected(_ text: String) {
         #expect(CalibrationMatrix.parse(text) == nil)
@@ -34,8 +34,9 @@ struct CalibrationTests {
         #expect(CalibrationMatrix.of(plain).matrix == DeviceGeometry.identity)
         #expect(CalibrationMatrix.of(plain).invalid == nil)
 
-        let bad = InputNode(syspath: "/sys/x/event2", sysname: "event2",
-                            properties: [CalibrationMatrix.udevProperty: "1 0 0 0 1"])
+        let bad = InputNode(
+            syspath: "/sys/x/event2", sysname: "event2",
+            properties: [CalibrationMatrix.udevProperty: "1 0 0 0 1"])
         #expect(CalibrationMatrix.of(bad).matrix == DeviceGeometry.identity)
         #expect(CalibrationMatrix.of(bad).invalid == "1 0 0 0 1")
     }

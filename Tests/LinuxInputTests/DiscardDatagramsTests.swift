@@ -8,7 +8,8 @@ import Testing
 @Suite struct DiscardDatagramsTests {
     func pair() throws -> (FileDescriptor, FileDescriptor) {
         var fds: [Int32] = [-1, -1]
-        let r = socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+        let r = socketpair(
+            AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
         try #require(r == 0)
         return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
@@ -20,7 +21,10 @@ import Testing
 
     @Test func queuedDatagramsAreDroppedAndTheSocketGoesQuiet() throws {
         let (a, b) = try pair()
-        defer { a.close(); b.close() }
+        defer {
+            a.close()
+            b.close()
+        }
         for message in ["add@/devices/a", "remove@/devices/b", "change@/devices/c"] { try b.writeAll(message) }
         #expect(readable(a))
         #expect(a.discardDatagrams(limit: 100) == 3)
@@ -30,7 +34,10 @@ import Testing
 
     @Test func aFloodIsDiscardedAtMostLimitAtATime() throws {
         let (a, b) = try pair()
-        defer { a.close(); b.close() }
+        defer {
+            a.close()
+            b.close()
+        }
         for i in 0..<10 { try b.writeAll("message \(i)") }
         #expect(a.discardDatagrams(limit: 4) == 4)
         #expect(readable(a))

@@ -24,7 +24,10 @@ struct EventLoopTests {
     @Test func readableHandlerGetsTheData() throws {
         let loop = try EventLoop()
         let (r, w) = try FileDescriptor.pipe()
-        defer { r.close(); w.close() }
+        defer {
+            r.close()
+            w.close()
+        }
         var got: [String] = []
         try loop.register(r) { events in
             #expect(events.contains(.readable))
@@ -48,7 +51,7 @@ struct EventLoopTests {
         #expect(try loop.runOnce(timeoutMilliseconds: 1000) == 1)
         #expect(seen.contains(.hangup))
         loop.unregister(token)
-        loop.unregister(token) // idempotent
+        loop.unregister(token)  // idempotent
         #expect(loop.count == 0)
         #expect(try loop.runOnce(timeoutMilliseconds: 0) == 0)
     }
@@ -58,17 +61,24 @@ struct EventLoopTests {
     @Test func unregisterInsideABatchDropsThePendingEvent() throws {
         let loop = try EventLoop()
         let a = try FileDescriptor.pipe(), b = try FileDescriptor.pipe()
-        defer { a.read.close(); a.write.close(); b.read.close(); b.write.close() }
+        defer {
+            a.read.close()
+            a.write.close()
+            b.read.close()
+            b.write.close()
+        }
         var calls: [String] = []
         var tokenA: EventLoop.Registration?
         var tokenB: EventLoop.Registration?
         // The loop holds its handlers: they must not hold it back.
         tokenA = try loop.register(a.read) { [unowned loop] _ in
-            calls.append("a"); _ = readAll(a.read)
+            calls.append("a")
+            _ = readAll(a.read)
             if let tokenB { loop.unregister(tokenB) }
         }
         tokenB = try loop.register(b.read) { [unowned loop] _ in
-            calls.append("b"); _ = readAll(b.read)
+            calls.append("b")
+            _ = readAll(b.read)
             if let tokenA { loop.unregister(tokenA) }
         }
         try write(a.write, "x")
@@ -81,7 +91,10 @@ struct EventLoopTests {
     @Test func stopEndsRun() throws {
         let loop = try EventLoop()
         let (r, w) = try FileDescriptor.pipe()
-        defer { r.close(); w.close() }
+        defer {
+            r.close()
+            w.close()
+        }
         var n = 0
         try loop.register(r) { [unowned loop] _ in
             _ = readAll(r)

@@ -7,11 +7,14 @@ import Testing
 struct SelectionTests {
     static let touchscreenPath = "/sys/devices/pci0000:00/usb1/1-1/input/input7/event5"
 
-    func node(_ sysname: String = "event5", syspath: String = touchscreenPath, name: String = "Atmel maXTouch Touchscreen",
-              vendor: UInt16 = 0x03eb, product: UInt16 = 0x8a03, initialized: Bool = true,
-              _ props: [String: String] = ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]) -> InputNode {
-        InputNode(syspath: syspath, sysname: sysname, devnode: "/dev/input/\(sysname)", devnum: 0x0d45,
-                  isInitialized: initialized, properties: props, name: name, vendor: vendor, product: product)
+    func node(
+        _ sysname: String = "event5", syspath: String = touchscreenPath, name: String = "Atmel maXTouch Touchscreen",
+        vendor: UInt16 = 0x03eb, product: UInt16 = 0x8a03, initialized: Bool = true,
+        _ props: [String: String] = ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]
+    ) -> InputNode {
+        InputNode(
+            syspath: syspath, sysname: sysname, devnode: "/dev/input/\(sysname)", devnum: 0x0d45,
+            isInitialized: initialized, properties: props, name: name, vendor: vendor, product: product)
     }
 
     func config(_ toml: String = "") throws -> Configuration {
@@ -31,8 +34,9 @@ struct SelectionTests {
 
     @Test func keyboardAndPenAreSkipped() throws {
         let c = try config()
-        let keyboard = node(name: "AT Translated Set 2 keyboard",
-                            ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"])
+        let keyboard = node(
+            name: "AT Translated Set 2 keyboard",
+            ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"])
         #expect(DeviceSelection.check(keyboard, configuration: c) == .notATouchscreen(kind: "keyboard"))
         let pen = node(name: "Wacom HID 5256 Pen", ["ID_INPUT": "1", "ID_INPUT_TABLET": "1"])
         #expect(DeviceSelection.check(pen, configuration: c) == .pen)
@@ -44,13 +48,15 @@ struct SelectionTests {
     /// tablet and touchscreen at once: it is used; only pen keys, seen once the
     /// node is open, make a node a pen.
     @Test func tabletAndTouchscreenWithoutPenKeysIsATouchscreen() throws {
-        let ntrig = node(name: "N-Trig-MultiTouch-Virtual-Device",
-                         ["ID_INPUT": "1", "ID_INPUT_TABLET": "1", "ID_INPUT_TOUCHSCREEN": "1"])
+        let ntrig = node(
+            name: "N-Trig-MultiTouch-Virtual-Device",
+            ["ID_INPUT": "1", "ID_INPUT_TABLET": "1", "ID_INPUT_TOUCHSCREEN": "1"])
         #expect(try DeviceSelection.check(ntrig, configuration: config()) == nil)
     }
 
     @Test func denyByNameVendorProductOrSyspath() throws {
-        for rule in ["match = \"maXTouch\"", "vendor_product = \"03EB:8A03\"", "syspath = \"\(Self.touchscreenPath)\""] {
+        for rule in ["match = \"maXTouch\"", "vendor_product = \"03EB:8A03\"", "syspath = \"\(Self.touchscreenPath)\""]
+        {
             let c = try config("[[device]]\n\(rule)\nuse = false\n")
             let skip = DeviceSelection.check(node(), configuration: c)
             #expect(skip?.code == "denied-by-config", "rule \(rule)")

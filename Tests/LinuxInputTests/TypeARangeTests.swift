@@ -13,10 +13,12 @@ struct TypeARangeTests {
         d.axes[0x34] = AxisInfo(minimum: .min, maximum: .max)  // ABS_MT_ORIENTATION
         #expect(d.isTypeA)
         let t = EventTime(microseconds: 5)
-        let events = [RawEvent(time: t, type: EV.ABS, code: ABS.MT_POSITION_X, value: .max),
-                      RawEvent(time: t, type: EV.ABS, code: ABS.MT_POSITION_Y, value: .min),
-                      RawEvent(time: t, type: EV.SYN, code: SYN.MT_REPORT, value: 0),
-                      RawEvent(time: t, type: EV.SYN, code: SYN.REPORT, value: 0)]
+        let events = [
+            RawEvent(time: t, type: EV.ABS, code: ABS.MT_POSITION_X, value: .max),
+            RawEvent(time: t, type: EV.ABS, code: ABS.MT_POSITION_Y, value: .min),
+            RawEvent(time: t, type: EV.SYN, code: SYN.MT_REPORT, value: 0),
+            RawEvent(time: t, type: EV.SYN, code: SYN.REPORT, value: 0),
+        ]
         let (converted, out) = try convertTypeA(events: events, device: d)
         var decoder = SlotDecoder(device: converted, geometry: DeviceGeometry(x: converted.xAxis!, y: converted.yAxis!))
         var locations: [Point] = []
@@ -35,8 +37,10 @@ struct TypeARangeTests {
         for code: UInt16 in [0x3000, 0x40, 0xffff, ABS.MT_POSITION_X, ABS.MT_POSITION_Y] {
             events.append(RawEvent(time: t, type: EV.ABS, code: code, value: 4800))
         }
-        events += [RawEvent(time: t, type: EV.SYN, code: SYN.MT_REPORT, value: 0),
-                   RawEvent(time: t, type: EV.SYN, code: SYN.REPORT, value: 0)]
+        events += [
+            RawEvent(time: t, type: EV.SYN, code: SYN.MT_REPORT, value: 0),
+            RawEvent(time: t, type: EV.SYN, code: SYN.REPORT, value: 0),
+        ]
         let (_, out) = try convertTypeA(events: events, device: d)
         #expect(!out.contains { $0.type == EV.ABS && $0.code > ABS.MAX })
         #expect(out.contains { $0.code == ABS.MT_POSITION_X && $0.value == 4800 })

@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxInput
 import LinuxSystem
 import Testing
@@ -10,7 +10,7 @@ import Testing
 struct TypeATests {
     static let fixture: String = {
         let here = #filePath
-        let dir = here[..<here.lastIndex(of: "/")!]          // …/Tests/LinuxInputTests
+        let dir = here[..<here.lastIndex(of: "/")!]  // …/Tests/LinuxInputTests
         let tests = dir[..<dir.lastIndex(of: "/")!]
         return tests + "/fixtures/recordings/ntrig-dell-xt2.event"
     }()
@@ -42,7 +42,7 @@ struct TypeATests {
         let geometry = DeviceGeometry(x: converted.xAxis!, y: converted.yAxis!)
         var decoder = SlotDecoder(device: converted, geometry: geometry)
         var liveCounts: [Int] = []
-        var began: [TouchID: Int] = [:]       // touch → slot
+        var began: [TouchID: Int] = [:]  // touch → slot
         var ended: Set<TouchID> = []
         var cancelled = 0
         for e in out where decoder.feed(e) {

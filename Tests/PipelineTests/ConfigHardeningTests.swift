@@ -9,10 +9,16 @@ import Testing
 @Suite("config: what must not be accepted")
 struct ConfigHardeningTests {
     func errors(_ text: String) -> [ConfigError] {
-        do { _ = try ConfigLoader.load(text: text, file: "test.toml"); return [] } catch { return error.errors }
+        do {
+            _ = try ConfigLoader.load(text: text, file: "test.toml")
+            return []
+        } catch { return error.errors }
     }
     func errors(bytes: [UInt8]) -> [ConfigError] {
-        do { _ = try ConfigLoader.load(bytes: bytes, file: "test.toml"); return [] } catch { return error.errors }
+        do {
+            _ = try ConfigLoader.load(bytes: bytes, file: "test.toml")
+            return []
+        } catch { return error.errors }
     }
 
     @Test func textAfterANulByteIsNotIgnored() {
@@ -25,7 +31,7 @@ struct ConfigHardeningTests {
 
     @Test func invalidUTF8IsAnErrorNamingItsLine() {
         var bytes = Array("[recognizer.t]\nkind = \"tap\"\n# caf".utf8)
-        bytes += [0xe9, 0x0a]                              // Latin-1 é
+        bytes += [0xe9, 0x0a]  // Latin-1 é
         bytes += Array("taps = 2\n".utf8)
         let e = errors(bytes: bytes)
         #expect(e.map(\.description) == ["test.toml:3: invalid UTF-8 (byte 0xE9 at column 6); save the file as UTF-8"])
@@ -39,7 +45,10 @@ struct ConfigHardeningTests {
     @Test func aFileWithInvalidUTF8IsRefusedByTheDaemonsLoader() throws {
         let path = try temporaryFile(Array("[recognizer.t]\nkind = \"tap\"\n".utf8) + [0xff] + Array("\n".utf8))
         defer { unlink(path) }
-        guard case .failure(let f) = ConfigFile.load(path: path) else { Issue.record("loaded"); return }
+        guard case .failure(let f) = ConfigFile.load(path: path) else {
+            Issue.record("loaded")
+            return
+        }
         #expect(f.description == "\(path):3: invalid UTF-8 (byte 0xFF at column 1); save the file as UTF-8")
     }
 
@@ -49,11 +58,11 @@ struct ConfigHardeningTests {
     func crossedMinimumAndMaximumAreErrors(kind: GestureKind) {
         for b in RecognizerParameters.defaults(for: kind).bounds {
             let text = """
-            [recognizer.r]
-            kind = "\(kind.rawValue)"
-            \(b.lowerKey) = \(toml(b.upper))
-            \(b.upperKey) = \(toml(b.lower))
-            """
+                [recognizer.r]
+                kind = "\(kind.rawValue)"
+                \(b.lowerKey) = \(toml(b.upper))
+                \(b.upperKey) = \(toml(b.lower))
+                """
             let e = errors(text)
             #expect(e.count == 1, "\(kind) \(b.lowerKey)")
             #expect(e.first?.key == "recognizer.r.\(b.lowerKey)")
@@ -66,62 +75,73 @@ struct ConfigHardeningTests {
         let pairs = GestureKind.allCases.flatMap { kind in
             RecognizerParameters.defaults(for: kind).bounds.map { "\(kind.rawValue): \($0.lowerKey) ≤ \($0.upperKey)" }
         }
-        #expect(pairs == ["pan: min_fingers ≤ max_fingers",
-                          "circle: min_sweep_deg ≤ max_sweep_deg",
-                          "checkmark: min_arm_ratio ≤ max_arm_ratio",
-                          "checkmark: first_arm_min_deg ≤ first_arm_max_deg",
-                          "checkmark: second_arm_min_deg ≤ second_arm_max_deg"])
+        #expect(
+            pairs == [
+                "pan: min_fingers ≤ max_fingers",
+                "circle: min_sweep_deg ≤ max_sweep_deg",
+                "checkmark: min_arm_ratio ≤ max_arm_ratio",
+                "checkmark: first_arm_min_deg ≤ first_arm_max_deg",
+                "checkmark: second_arm_min_deg ≤ second_arm_max_deg",
+            ])
         // The defaults themselves are consistent.
         #expect(GestureKind.allCases.allSatisfy { RecognizerParameters.defaults(for: $0).crossedBounds.isEmpty })
     }
 
     @Test func aMaximumBelowTheDefaultMinimumSaysSo() {
-        let e = errors("""
-        [recognizer.c]
-        kind = "circle"
-        max_sweep_deg = 200
-        """)
-        #expect(e.map(\.description) == [
-            "test.toml:3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized",
-        ])
+        let e = errors(
+            """
+            [recognizer.c]
+            kind = "circle"
+            max_sweep_deg = 200
+            """)
+        #expect(
+            e.map(\.description) == [
+                "test.toml:3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized"
+            ])
         // Equal bounds are a narrow range, not an error.
         #expect(errors("[recognizer.c]\nkind = \"circle\"\nmin_sweep_deg = 360\nmax_sweep_deg = 360\n").isEmpty)
     }
 
     @Test func anEmptyDirectionListIsAnError() {
-        let e = errors("""
-        [recognizer.s]
-        kind = "swipe"
-        directions = []
-        """)
+        let e = errors(
+            """
+            [recognizer.s]
+            kind = "swipe"
+            directions = []
+            """)
         #expect(e.map(\.line) == [3])
         #expect(e.first?.key == "recognizer.s.directions")
         #expect(e.first?.message.hasPrefix("an empty list would recognize no swipe") == true)
     }
 
     @Test func aBadDirectionInAListOverSeveralLinesNamesItsOwnLine() {
-        let e = errors("""
-        [recognizer.s]
-        kind = "swipe"
-        directions = [
-          "left",
-          "sideways",
-        ]
-        """)
-        #expect(e.map(\.description) == ["test.toml:5: recognizer.s.directions: unknown direction 'sideways'; expected left, right, up, down, up_left, up_right, down_left, down_right"])
+        let e = errors(
+            """
+            [recognizer.s]
+            kind = "swipe"
+            directions = [
+              "left",
+              "sideways",
+            ]
+            """)
+        #expect(
+            e.map(\.description) == [
+                "test.toml:5: recognizer.s.directions: unknown direction 'sideways'; expected left, right, up, down, up_left, up_right, down_left, down_right"
+            ])
     }
 
     @Test func emptyAndBlankNamesAreErrors() {
-        let e = errors("""
-        [recognizer.""]
-        kind = "tap"
+        let e = errors(
+            """
+            [recognizer.""]
+            kind = "tap"
 
-        [recognizer."   "]
-        kind = "tap"
+            [recognizer."   "]
+            kind = "tap"
 
-        [recognizer." tap"]
-        kind = "tap"
-        """)
+            [recognizer." tap"]
+            kind = "tap"
+            """)
         #expect(e.map(\.line) == [1, 4, 7])
         #expect(e.map(\.key) == [#"recognizer."""#, #"recognizer."   ""#, #"recognizer." tap""#])
         #expect(e[0].message.contains("not empty"))
@@ -130,37 +150,43 @@ struct ConfigHardeningTests {
     }
 
     @Test func aQuotedNameWithADotGetsTheRightLine() throws {
-        let e = errors("""
-        [recognizer.a]
-        kind = "tap"
+        let e = errors(
+            """
+            [recognizer.a]
+            kind = "tap"
 
-        # a name with a dot is a name, not a path
-        [recognizer."double.tap"]
-        kind = "tap"
-        taps = 0
-        """)
-        #expect(e.map(\.description) == [#"test.toml:7: recognizer."double.tap".taps: expected an integer from 1 to 10, got 0"#])
-        let c = try ConfigLoader.load(text: """
-        [recognizer."double.tap"]
-        kind = "tap"
-        taps = 2
+            # a name with a dot is a name, not a path
+            [recognizer."double.tap"]
+            kind = "tap"
+            taps = 0
+            """)
+        #expect(
+            e.map(\.description) == [
+                #"test.toml:7: recognizer."double.tap".taps: expected an integer from 1 to 10, got 0"#
+            ])
+        let c = try ConfigLoader.load(
+            text: """
+                [recognizer."double.tap"]
+                kind = "tap"
+                taps = 2
 
-        [recognizer.tap]
-        kind = "tap"
-        requires_failure_of = ["double.tap"]
-        """, file: "test.toml")
+                [recognizer.tap]
+                kind = "tap"
+                requires_failure_of = ["double.tap"]
+                """, file: "test.toml")
         #expect(c.recognizers.map(\.name) == ["double.tap", "tap"])
         #expect(c.recognizers[1].requiresFailureOf == ["double.tap"])
     }
 
     @Test func aNameWithANewlineIsRefusedOnItsOwnLine() {
-        let e = errors("""
-        [recognizer.a]
-        kind = "tap"
-        [recognizer."x\\ny"]
-        kind = "tap"
-        taps = 0
-        """)
+        let e = errors(
+            """
+            [recognizer.a]
+            kind = "tap"
+            [recognizer."x\\ny"]
+            kind = "tap"
+            taps = 0
+            """)
         #expect(e.map(\.line) == [3, 5])
         #expect(e[0].key == #"recognizer."x\ny""#)
         #expect(e[0].message.contains("line breaks"))
@@ -169,27 +195,32 @@ struct ConfigHardeningTests {
     /// Names that cannot be told apart from another by eye are not names: the
     /// same rule refuses them in a subscriber's filter.
     @Test func aNameWithAnInvisibleOrReorderingCharacterIsRefused() {
-        let e = errors("""
-        [recognizer."t\\u200bap"]
-        kind = "tap"
+        let e = errors(
+            """
+            [recognizer."t\\u200bap"]
+            kind = "tap"
 
-        [recognizer."\\u202epat"]
-        kind = "tap"
-        """)
+            [recognizer."\\u202epat"]
+            kind = "tap"
+            """)
         #expect(e.map(\.line) == [1, 4])
-        #expect(e.map(\.message) == ["a recognizer name must not contain invisible or reordering characters such as U+200B",
-                                     "a recognizer name must not contain invisible or reordering characters such as U+202E"])
+        #expect(
+            e.map(\.message) == [
+                "a recognizer name must not contain invisible or reordering characters such as U+200B",
+                "a recognizer name must not contain invisible or reordering characters such as U+202E",
+            ])
     }
 
     @Test func relationErrorsNameTheLineOfAQuotedName() {
-        let e = errors("""
-        [recognizer.a]
-        kind = "tap"
+        let e = errors(
+            """
+            [recognizer.a]
+            kind = "tap"
 
-        [recognizer."b.c"]
-        kind = "tap"
-        simultaneous_with = ["ghost"]
-        """)
+            [recognizer."b.c"]
+            kind = "tap"
+            simultaneous_with = ["ghost"]
+            """)
         #expect(e.map(\.line) == [6])
         #expect(e.first?.key == #"recognizer."b.c".simultaneous_with"#)
     }
@@ -197,7 +228,10 @@ struct ConfigHardeningTests {
     @Test func anEmptyFileLoadsWithAWarning() throws {
         let empty = try ConfigLoader.load(text: "", file: "test.toml")
         #expect(empty.recognizers.isEmpty)
-        #expect(empty.warnings == ["test.toml:1: no [recognizer.NAME] tables: no gesture will be recognized (the built-in recognizers apply only when there is no config file)"])
+        #expect(
+            empty.warnings == [
+                "test.toml:1: no [recognizer.NAME] tables: no gesture will be recognized (the built-in recognizers apply only when there is no config file)"
+            ])
         let rulesOnly = try ConfigLoader.load(text: "[[device]]\nmatch = \"Atmel\"\nuse = false\n", file: "test.toml")
         #expect(rulesOnly.devices.count == 1)
         #expect(rulesOnly.warnings.count == 1)
@@ -205,21 +239,23 @@ struct ConfigHardeningTests {
     }
 
     @Test func emptyMatchStringsAreErrors() {
-        let e = errors("""
-        [recognizer.t]
-        kind = "tap"
-        devices = ["ELAN", ""]
+        let e = errors(
+            """
+            [recognizer.t]
+            kind = "tap"
+            devices = ["ELAN", ""]
 
-        [[device]]
-        match = ""
-        use = false
-        """)
+            [[device]]
+            match = ""
+            use = false
+            """)
         #expect(e.map(\.key) == ["recognizer.t.devices", "device.0.match"])
         #expect(e.map(\.line) == [3, 6])
     }
 
     @Test func aHugeTextIsRefusedBeforeParsing() {
-        let text = "[recognizer.t]\nkind = \"tap\"\n" + String(repeating: "# padding\n", count: ConfigLoader.maxFileBytes / 10)
+        let text =
+            "[recognizer.t]\nkind = \"tap\"\n" + String(repeating: "# padding\n", count: ConfigLoader.maxFileBytes / 10)
         let e = errors(text)
         #expect(e.map(\.line) == [1])
         #expect(e.first?.message.contains("at most 1048576 bytes (1 MiB)") == true)
@@ -228,10 +264,16 @@ struct ConfigHardeningTests {
     @Test func aHugeFileIsRefusedByItsSize() throws {
         let path = try temporaryFile(Array(String(repeating: "# padding\n", count: 200_000).utf8))
         defer { unlink(path) }
-        guard case .failure(let f) = ConfigFile.load(path: path) else { Issue.record("loaded"); return }
+        guard case .failure(let f) = ConfigFile.load(path: path) else {
+            Issue.record("loaded")
+            return
+        }
         #expect(f.description == "\(path):1: the file is 2000000 bytes; a config may be at most 1048576 bytes (1 MiB)")
         // A device, which has no size, is not read at all.
-        guard case .failure(let z) = ConfigFile.load(path: "/dev/zero") else { Issue.record("loaded"); return }
+        guard case .failure(let z) = ConfigFile.load(path: "/dev/zero") else {
+            Issue.record("loaded")
+            return
+        }
         #expect(z.description == "/dev/zero: is a character device, not a regular file; only a regular file is read")
     }
 
@@ -244,16 +286,28 @@ struct ConfigHardeningTests {
         let fifo = path + ".fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        guard case .failure(let f) = ConfigFile.load(path: fifo) else { Issue.record("a FIFO was loaded"); return }
+        guard case .failure(let f) = ConfigFile.load(path: fifo) else {
+            Issue.record("a FIFO was loaded")
+            return
+        }
         #expect(f.description == "\(fifo): is a FIFO (named pipe), not a regular file; only a regular file is read")
-        guard case .failure(let d) = ConfigFile.load(path: "/tmp") else { Issue.record("a directory was loaded"); return }
+        guard case .failure(let d) = ConfigFile.load(path: "/tmp") else {
+            Issue.record("a directory was loaded")
+            return
+        }
         #expect(d.description == "/tmp: is a directory, not a regular file; only a regular file is read")
-        guard case .failure(let n) = ConfigFile.load(path: "/dev/null") else { Issue.record("/dev/null was loaded"); return }
+        guard case .failure(let n) = ConfigFile.load(path: "/dev/null") else {
+            Issue.record("/dev/null was loaded")
+            return
+        }
         #expect(n.description.contains("is a character device"))
         let link = path + ".link"
         try #require(symlink(path, link) == 0)
         defer { unlink(link) }
-        guard case .success(let c) = ConfigFile.load(path: link) else { Issue.record("a link to a file was refused"); return }
+        guard case .success(let c) = ConfigFile.load(path: link) else {
+            Issue.record("a link to a file was refused")
+            return
+        }
         #expect(c.recognizers.map(\.name) == ["t"])
     }
 
@@ -276,8 +330,9 @@ struct ConfigHardeningTests {
         let deepList = "x = " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
         #expect(errors(deepList).first?.message.contains("nested more than") == true)
         // Dots in numbers, strings and comments are not key parts.
-        let floats = "[recognizer.t]\nkind = \"tap\"\ndevices = [\"" + String(repeating: ".", count: 100) + "\"] # " +
-            String(repeating: "...", count: 40) + "\n[[device]]\nmatch = \"x\"\nsize_mm = [1.5, 2.5]\n"
+        let floats =
+            "[recognizer.t]\nkind = \"tap\"\ndevices = [\"" + String(repeating: ".", count: 100) + "\"] # "
+            + String(repeating: "...", count: 40) + "\n[[device]]\nmatch = \"x\"\nsize_mm = [1.5, 2.5]\n"
         #expect(errors(floats).isEmpty)
     }
 
@@ -293,16 +348,23 @@ struct ConfigHardeningTests {
     }
 
     @Test func syntaxErrorsGiveLineAndColumn() {
-        let e = errors("""
-        [recognizer.a]
-        kind = "tap"
-        taps = = 2
-        """)
-        #expect(e.map(\.description) == ["test.toml:3: TOML syntax at column 8: Error while parsing value: could not determine value type"])
+        let e = errors(
+            """
+            [recognizer.a]
+            kind = "tap"
+            taps = = 2
+            """)
+        #expect(
+            e.map(\.description) == [
+                "test.toml:3: TOML syntax at column 8: Error while parsing value: could not determine value type"
+            ])
     }
 
     @Test func aMissingFileSaysWhy() {
-        guard case .failure(let f) = ConfigFile.load(path: "/nonexistent/gestured.toml") else { Issue.record("loaded"); return }
+        guard case .failure(let f) = ConfigFile.load(path: "/nonexistent/gestured.toml") else {
+            Issue.record("loaded")
+            return
+        }
         #expect(f.description == "/nonexistent/gestured.toml: cannot open: No such file or directory")
     }
 

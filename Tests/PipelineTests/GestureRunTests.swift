@@ -16,20 +16,29 @@ struct GestureRunTests {
         #expect(try !ActionsArguments.parse(["--no-batch"]).batch)
         #expect(try ActionsArguments.parse(["-h"]).help)
         #expect(try ActionsArguments.parse([]).socketPath(environment: ["GESTURED_SOCKET": "/tmp/x"]) == "/tmp/x")
-        #expect(try ActionsArguments.parse(["--socket", "/a"]).socketPath(environment: ["GESTURED_SOCKET": "/tmp/x"]) == "/a")
-        #expect(try ActionsArguments.parse([]).socketPath(environment: ["GESTURED_SOCKET": ""]) == "/run/gestured/events.sock")
-        for (args, message) in [(["--max-running", "0"], "--max-running takes 1 to 64"), (["--file"], "missing value for '--file'"),
-                                (["--bogus"], "unknown option '--bogus'"), (["--check=yes"], "unknown option '--check=yes'")] {
+        #expect(
+            try ActionsArguments.parse(["--socket", "/a"]).socketPath(environment: ["GESTURED_SOCKET": "/tmp/x"])
+                == "/a")
+        #expect(
+            try ActionsArguments.parse([]).socketPath(environment: ["GESTURED_SOCKET": ""])
+                == "/run/gestured/events.sock")
+        for (args, message) in [
+            (["--max-running", "0"], "--max-running takes 1 to 64"), (["--file"], "missing value for '--file'"),
+            (["--bogus"], "unknown option '--bogus'"), (["--check=yes"], "unknown option '--check=yes'"),
+        ] {
             #expect(throws: ActionsUsageError.self) { try ActionsArguments.parse(args) }
             do { _ = try ActionsArguments.parse(args) } catch { #expect(error.description == message) }
         }
     }
 
     @Test func lisgdGoesLeanOnlyToReadADevice() {
-        #expect(LisgdLive.runsLean(["-d", "/dev/input/event3", "-g", "1,LR,*,*,R,echo --help", "-h", "1440", "-w", "720"]))
+        #expect(
+            LisgdLive.runsLean(["-d", "/dev/input/event3", "-g", "1,LR,*,*,R,echo --help", "-h", "1440", "-w", "720"]))
         #expect(!LisgdLive.runsLean([]), "no -g: an error, gesturectl's to say")
-        for own in [["--print-config"], ["--print-config=actions"], ["--desc", "x.desc", "--print-config"],
-                    ["--replay", "x.events"], ["--help"], ["-t"]] {
+        for own in [
+            ["--print-config"], ["--print-config=actions"], ["--desc", "x.desc", "--print-config"],
+            ["--replay", "x.events"], ["--help"], ["-t"],
+        ] {
             #expect(!LisgdLive.runsLean(own + ["-g", "1,LR,*,*,R,true"]), "\(own)")
         }
     }
@@ -53,9 +62,12 @@ struct GestureRunTests {
     func layout(_ kind: String, _ test: String) throws -> Layout {
         let bin = try binDir()
         for name in ["gesturectl", "gesture-run"] {
-            try #require(FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(name).path), "build \(name) first")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(name).path),
+                "build \(name) first")
         }
-        let root = bin.deletingLastPathComponent().appendingPathComponent("gesture-run-test-\(getpid())-\(test)-\(kind)")
+        let root = bin.deletingLastPathComponent().appendingPathComponent(
+            "gesture-run-test-\(getpid())-\(test)-\(kind)")
         try? FileManager.default.removeItem(at: root)
         let dir = root.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -70,7 +82,9 @@ struct GestureRunTests {
             run = lib.appendingPathComponent("gesture-run").path
         default: break
         }
-        if let run { try FileManager.default.linkItem(atPath: bin.appendingPathComponent("gesture-run").path, toPath: run) }
+        if let run {
+            try FileManager.default.linkItem(atPath: bin.appendingPathComponent("gesture-run").path, toPath: run)
+        }
         return Layout(root: root, gesturectl: ctl, gestureRun: run)
     }
 
@@ -117,7 +131,8 @@ struct GestureRunTests {
         }
         #expect(exe == expected)
         #expect(comm == "gesturectl\n")
-        #expect(cmdline.split(separator: "\0").map(String.init)
+        #expect(
+            cmdline.split(separator: "\0").map(String.init)
                 == [l.gesturectl, "actions", "--file", file, "--socket", socket])
         // It says why it waits, then waits: read until it has said so.
         let message = "gesturectl: \(socket) does not exist: is gestured running?"
@@ -137,9 +152,11 @@ struct GestureRunTests {
         let file = l.root.appendingPathComponent("actions.toml").path
         try "[[action]]\nname = \"tap\"\nexec = \"true\"\n".write(toFile: file, atomically: true, encoding: .utf8)
         let socket = l.root.appendingPathComponent("no.sock").path
-        for (args, expected) in [(["subscribe", "--socket", socket], 3), (["subscribe", "--no-batch", "--socket", socket], 0),
-                                 (["actions", "--file", file, "--socket", socket], 3),
-                                 (["actions", "--no-batch", "--file", file, "--socket", socket], 0)] {
+        for (args, expected) in [
+            (["subscribe", "--socket", socket], 3), (["subscribe", "--no-batch", "--socket", socket], 0),
+            (["actions", "--file", file, "--socket", socket], 3),
+            (["actions", "--no-batch", "--file", file, "--socket", socket], 0),
+        ] {
             let err = Pipe()
             let p = try start(l.gesturectl, args, stderr: err)
             var policy = -1
@@ -168,9 +185,14 @@ struct GestureRunTests {
     /// what gesture-run does not take stays gesturectl's.
     @Test func lisgdSaysTheSameFromEitherBinary() throws {
         let lean = try layout("beside", "lisgd"), full = try layout("none", "lisgd")
-        defer { lean.remove(); full.remove() }
-        for args in [["lisgd", "-d", "/nonexistent/touchscreen", "-g", "1,LR,*,*,R,true"],
-                     ["lisgd", "-d", "/dev/null", "-g", "1,LR,*,*,R,true", "-v"], ["lisgd", "-t", "x"]] {
+        defer {
+            lean.remove()
+            full.remove()
+        }
+        for args in [
+            ["lisgd", "-d", "/nonexistent/touchscreen", "-g", "1,LR,*,*,R,true"],
+            ["lisgd", "-d", "/dev/null", "-g", "1,LR,*,*,R,true", "-v"], ["lisgd", "-t", "x"],
+        ] {
             let a = try run(lean.gesturectl, args), b = try run(full.gesturectl, args)
             #expect(a.status == 1 && a.status == b.status, "\(args)")
             #expect(!a.err.isEmpty && a.err == b.err, "\(args)")
@@ -193,8 +215,12 @@ struct LisgdArgumentTests {
         defer { l.remove() }
         let bad: [UInt8] = Array("1,LR,*,*,R,echo caf".utf8) + [0xE9]
         let expected = "gesturectl lisgd: the value of -g (argument 4) is not UTF-8 (byte 0xE9 at byte 20)"
-        let ctl = try spawnRaw(l.gesturectl, [Array("lisgd".utf8), Array("-d".utf8), Array("/nonexistent/touchscreen".utf8),
-                                              Array("-g".utf8), bad])
+        let ctl = try spawnRaw(
+            l.gesturectl,
+            [
+                Array("lisgd".utf8), Array("-d".utf8), Array("/nonexistent/touchscreen".utf8),
+                Array("-g".utf8), bad,
+            ])
         #expect(ctl.status == 1)
         #expect(ctl.err.hasPrefix(expected), "\(ctl.err)")
         let run = try spawnRaw(try #require(l.gestureRun), [Array("lisgd".utf8), Array("-g".utf8), bad])
@@ -206,10 +232,15 @@ struct LisgdArgumentTests {
         let t = GestureRunTests()
         let l = try t.layout("beside", "cap")
         defer { l.remove() }
-        let args = ["lisgd", "-d", "/nonexistent/touchscreen"] + (0...LisgdOptions.maxBindings).flatMap { ["-g", "1,LR,*,*,R,echo \($0)"] }
+        let args =
+            ["lisgd", "-d", "/nonexistent/touchscreen"]
+            + (0...LisgdOptions.maxBindings).flatMap { ["-g", "1,LR,*,*,R,echo \($0)"] }
         let r = try t.run(l.gesturectl, args)
         #expect(r.status == 1)
-        #expect(r.err == "gesturectl lisgd: 1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)\n")
+        #expect(
+            r.err
+                == "gesturectl lisgd: 1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)\n"
+        )
     }
 }
 

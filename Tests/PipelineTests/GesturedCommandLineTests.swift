@@ -4,7 +4,11 @@ import Testing
 /// The `gestured` executable's command line, run as a user would.
 @Suite("gestured command line")
 struct GesturedCommandLineTests {
-    struct Run { var status: Int32; var out: String; var err: String }
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
 
     /// Runs the gestured built beside this test bundle.
     func gestured(_ args: [String]) throws -> Run {
@@ -22,7 +26,9 @@ struct GesturedCommandLineTests {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        return Run(
+            status: p.terminationStatus, out: String(decoding: o, as: UTF8.self),
+            err: String(decoding: e, as: UTF8.self))
     }
 
     @Test func versionAndHelp() throws {
@@ -31,7 +37,9 @@ struct GesturedCommandLineTests {
         #expect(v.out.hasPrefix("gestured ") && v.out.contains("socket protocol"))
         let h = try gestured(["--help"])
         #expect(h.status == 0)
-        for option in ["--stdout", "--config <FILE>", "--failures", "-v, --verbose", "--socket <PATH>", "--no-socket", "--version"] {
+        for option in [
+            "--stdout", "--config <FILE>", "--failures", "-v, --verbose", "--socket <PATH>", "--no-socket", "--version",
+        ] {
             #expect(h.out.contains(option), "\(option) missing from --help")
         }
     }
@@ -53,23 +61,33 @@ struct GesturedCommandLineTests {
     @Test func completionsOfferEveryOptionOfHelp() throws {
         let help = try gestured(["--help"]).out
         // "  -v, --verbose   Log…", "  --config <FILE>   Config…": the words before the description.
-        let options = Set(help.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap {
-            $0.split(separator: " ").prefix { $0.hasPrefix("-") || $0.hasPrefix("<") }
-                .filter { $0.hasPrefix("-") }.map { String($0.trimmingCharacters(in: [","])) }
-        })
-        #expect(options == ["--stdout", "--config", "--failures", "-v", "--verbose", "--trace", "--socket", "--no-socket",
-                            "--control-group", "--version", "-h", "--help"])
-        func file(_ name: String) throws -> String { try String(contentsOfFile: repoRoot + "/completions/" + name, encoding: .utf8) }
+        let options = Set(
+            help.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap {
+                $0.split(separator: " ").prefix { $0.hasPrefix("-") || $0.hasPrefix("<") }
+                    .filter { $0.hasPrefix("-") }.map { String($0.trimmingCharacters(in: [","])) }
+            })
+        #expect(
+            options == [
+                "--stdout", "--config", "--failures", "-v", "--verbose", "--trace", "--socket", "--no-socket",
+                "--control-group", "--version", "-h", "--help",
+            ])
+        func file(_ name: String) throws -> String {
+            try String(contentsOfFile: repoRoot + "/completions/" + name, encoding: .utf8)
+        }
         let zsh = try file("_gestured"), fish = try file("gestured.fish")
         for o in options {
             let long = o.hasPrefix("--"), bare = o.drop { $0 == "-" }
-            #expect(zsh.contains(long ? "\(o)[" : "-\(bare),") || zsh.contains("\(o)=[") || zsh.contains(",\(o)}"), "zsh: \(o)")
+            #expect(
+                zsh.contains(long ? "\(o)[" : "-\(bare),") || zsh.contains("\(o)=[") || zsh.contains(",\(o)}"),
+                "zsh: \(o)")
             #expect(fish.contains(long ? "-l \(bare) " : "-s \(bare) "), "fish: \(o)")
         }
         let bash = Process()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        bash.arguments = ["-c", "source \"$1\"; COMP_WORDS=(gestured -); COMP_CWORD=1; _gestured; printf '%s\\n' \"${COMPREPLY[@]}\"",
-                          "bash", repoRoot + "/completions/gestured.bash"]
+        bash.arguments = [
+            "-c", "source \"$1\"; COMP_WORDS=(gestured -); COMP_CWORD=1; _gestured; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            "bash", repoRoot + "/completions/gestured.bash",
+        ]
         let out = Pipe()
         bash.standardOutput = out
         try bash.run()
@@ -141,7 +159,8 @@ struct GesturedCommandLineTests {
         // Moved into place, as an editor saves: the watcher reloads it.
         try #require(mkfifo(dir + "/next", 0o600) == 0)
         try #require(rename(dir + "/next", path) == 0)
-        #expect(daemon.waitFor("\(path) changed: \(path) has errors; keeping the previous configuration"), "\(daemon.text)")
+        #expect(
+            daemon.waitFor("\(path) changed: \(path) has errors; keeping the previous configuration"), "\(daemon.text)")
         #expect(daemon.text.contains("\(path): is a FIFO (named pipe), not a regular file"))
         #expect(!daemon.text.contains("0 recognizers"))
     }
@@ -180,11 +199,15 @@ struct GesturedCommandLineTests {
 
     @Test func aBadConfigStopsTheDaemonBeforeItStartsWithFileLineAndKey() throws {
         let path = NSTemporaryDirectory() + "gestured-cli-\(getpid()).toml"
-        try "[recognizer.c]\nkind = \"circle\"\nmax_sweep_deg = 200\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "[recognizer.c]\nkind = \"circle\"\nmax_sweep_deg = 200\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try gestured(["--config=\(path)", "--stdout", "--no-socket"])
         #expect(r.status == 1)
-        #expect(r.err == "gestured: error (config): \(path):3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized\n")
+        #expect(
+            r.err
+                == "gestured: error (config): \(path):3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized\n"
+        )
     }
 
     /// A control group that does not exist is a mistake to say at once, not a

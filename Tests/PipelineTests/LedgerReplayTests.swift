@@ -1,19 +1,22 @@
 import GestureConfig
-@testable import GestureCore
 import GestureDaemon
 import GestureTools
 import Testing
+
+@testable import GestureCore
 
 /// The arena's require-to-fail ledger is checked (`assert`) after every frame,
 /// fired timeout and teardown in debug builds: every golden replay runs them.
 @Suite("ledger checks in replays")
 struct LedgerReplayTests {
     @Test func aReplayChecksTheLedgerAfterEveryFrame() throws {
-        let (device, events) = try Replay.load(recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"),
-                                               descPath: nil)
+        let (device, events) = try Replay.load(
+            recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"),
+            descPath: nil)
         let config = ConfigLoader.builtIn()
-        let pipeline = DevicePipeline(description: device, geometry: try #require(config.geometry(for: device)),
-                                      configuration: config)
+        let pipeline = DevicePipeline(
+            description: device, geometry: try #require(config.geometry(for: device)),
+            configuration: config)
         var frames = 0
         for e in events {
             pipeline.feed(e)
@@ -24,7 +27,8 @@ struct LedgerReplayTests {
         pipeline.drain { gestures.append($0) }
         #expect(gestures.contains { $0.state == .recognized })
         #if DEBUG
-        #expect(pipeline.arena.ledgerChecks >= frames, "one check per frame and per round of timeouts, in debug builds")
+            #expect(
+                pipeline.arena.ledgerChecks >= frames, "one check per frame and per round of timeouts, in debug builds")
         #endif
         #expect(pipeline.arena.ledgerViolation() == nil)
     }

@@ -59,7 +59,8 @@ let sxmoBindings = [
 
 /// The hook's command line, as its shell expands it on an X11 phone turned right
 /// (`-o 1`), with the hook's defaults.
-let sxmoArguments = ["-d", "/dev/input/by-path/first-touchscreen", "-o", "1", "-s", "1.0", "-t", "125", "-T", "60"]
+let sxmoArguments =
+    ["-d", "/dev/input/by-path/first-touchscreen", "-o", "1", "-s", "1.0", "-t", "125", "-T", "60"]
     + sxmoBindings.flatMap { ["-g", $0] }
 
 let phoneDir = fixturesDir + "/phone"
@@ -69,7 +70,10 @@ func phoneDevice() throws -> DeviceDescription {
 }
 
 func parseError(_ args: [String]) -> String? {
-    do { _ = try LisgdOptions.parse(args); return nil } catch { return error.message }
+    do {
+        _ = try LisgdOptions.parse(args)
+        return nil
+    } catch { return error.message }
 }
 
 @Suite("gesturectl lisgd: lisgd's command line")
@@ -83,19 +87,26 @@ struct LisgdCommandLineTests {
     }
 
     @Test func bothBindingFormsAreRead() throws {
-        let o = try LisgdOptions.parse(["-g", "1,LR,L,*,R,notify-send swiped", "-g", "2,DLUR,TR,M,P,xdotool key a",
-                                        "-g", "3,UD,*,L,echo five fields", "-g", "1,RL,N,S,printf '%s\\n' a,b,c"])
+        let o = try LisgdOptions.parse([
+            "-g", "1,LR,L,*,R,notify-send swiped", "-g", "2,DLUR,TR,M,P,xdotool key a",
+            "-g", "3,UD,*,L,echo five fields", "-g", "1,RL,N,S,printf '%s\\n' a,b,c",
+        ])
         let b = o.bindings
         #expect(b.map(\.number) == [1, 2, 3, 4])
-        #expect(b[0] == LisgdBinding(number: 1, fingers: 1, swipe: .LR, edge: .L, distance: .any, mode: .released,
-                                     command: "notify-send swiped", text: "1,LR,L,*,R,notify-send swiped"))
+        #expect(
+            b[0]
+                == LisgdBinding(
+                    number: 1, fingers: 1, swipe: .LR, edge: .L, distance: .any, mode: .released,
+                    command: "notify-send swiped", text: "1,LR,L,*,R,notify-send swiped"))
         #expect(b[1].swipe == .DLUR && b[1].edge == .TR && b[1].distance == .M && b[1].mode == .pressed)
         #expect(b[2].mode == .released && b[2].command == "echo five fields")
         #expect(b[3].edge == LisgdEdge.none && b[3].command == "printf '%s\\n' a,b,c", "the command keeps its commas")
     }
 
     @Test func laterOptionsReplaceEarlierOnesAsInLisgd() throws {
-        let o = try LisgdOptions.parse(["-t", "100", "-g", "1,LR,*,*,x", "-t", "200", "-v", "-o", "3", "-w", "720", "-h", "1440"])
+        let o = try LisgdOptions.parse([
+            "-t", "100", "-g", "1,LR,*,*,x", "-t", "200", "-v", "-o", "3", "-w", "720", "-h", "1440",
+        ])
         #expect(o.distanceThresholdPx == 200 && o.verbose && o.orientation == 3 && o.rotation == .cw90)
         #expect(o.screenWidthPx == 720 && o.screenHeightPx == 1440, "-h is the height, as in lisgd, not help")
     }
@@ -107,17 +118,27 @@ struct LisgdCommandLineTests {
 
     @Test func badInputIsNamed() {
         #expect(parseError(["-g", "1,LR,*,*,x", "-t"]) == "option -t expects a value")
-        #expect(parseError(["-g", "1,LR,*,*,x", "-t", "far"])
+        #expect(
+            parseError(["-g", "1,LR,*,*,x", "-t", "far"])
                 == "option -t expects a distance in pixels from 1 to 100000, got 'far'")
         #expect(parseError(["-g", "1,LR,*,*,x", "-o", "4"]) == "option -o expects an orientation from 0 to 3, got '4'")
-        #expect(parseError(["-g", "1,LR,*,*,x", "-s", "0"])
+        #expect(
+            parseError(["-g", "1,LR,*,*,x", "-s", "0"])
                 == "option -s expects an edge size factor above 0 (1.0: lisgd's 50-pixel edges), got '0'")
-        #expect(parseError(["-g", "1,LR,*,*,x", "-w", "720"])
-                == "give both -w and -h (the screen in pixels), or neither (the touchscreen's own extent then stands in)")
-        #expect(parseError(["-g", "1,XY,*,*,x"])
-                == "-g '1,XY,*,*,x' (binding 1): swipe 'XY' is not one of LR RL DU UD DLUR URDL ULDR DRUL; expected FINGERS,SWIPE,EDGE,DISTANCE[,P|R],COMMAND as in '1,LR,L,*,R,notify-send swiped'")
-        #expect(parseError(["-g", "1,LR,*,*,x", "-g", "1,LR,Q,*,x"])?.hasPrefix("-g '1,LR,Q,*,x' (binding 2): edge 'Q' is not one of * N L R T B TL TR BL BR;") == true)
-        #expect(parseError(["-g", "1,LR,*,XL,x"])?.hasPrefix("-g '1,LR,*,XL,x' (binding 1): distance 'XL' is not one of * S M L;") == true)
+        #expect(
+            parseError(["-g", "1,LR,*,*,x", "-w", "720"])
+                == "give both -w and -h (the screen in pixels), or neither (the touchscreen's own extent then stands in)"
+        )
+        #expect(
+            parseError(["-g", "1,XY,*,*,x"])
+                == "-g '1,XY,*,*,x' (binding 1): swipe 'XY' is not one of LR RL DU UD DLUR URDL ULDR DRUL; expected FINGERS,SWIPE,EDGE,DISTANCE[,P|R],COMMAND as in '1,LR,L,*,R,notify-send swiped'"
+        )
+        #expect(
+            parseError(["-g", "1,LR,*,*,x", "-g", "1,LR,Q,*,x"])?.hasPrefix(
+                "-g '1,LR,Q,*,x' (binding 2): edge 'Q' is not one of * N L R T B TL TR BL BR;") == true)
+        #expect(
+            parseError(["-g", "1,LR,*,XL,x"])?.hasPrefix(
+                "-g '1,LR,*,XL,x' (binding 1): distance 'XL' is not one of * S M L;") == true)
         #expect(parseError(["-g", "0,LR,*,*,x"])?.contains("fingers '0' is not a number from 1 to 10") == true)
         #expect(parseError(["-g", "1,LR,*,*"])?.contains("4 fields") == true)
         #expect(parseError(["-g", "1,LR,*,*,P"])?.contains("no command after the mode P") == true)
@@ -135,8 +156,10 @@ struct LisgdCommandLineTests {
         func bindings(_ n: Int, command: String = "echo") -> [String] {
             (0..<n).flatMap { ["-g", "\(1 + $0 % 10),\(LisgdSwipe.allCases[$0 % 8].rawValue),*,*,R,\(command) \($0)"] }
         }
-        #expect(parseError(bindings(1001))
-                == "1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)")
+        #expect(
+            parseError(bindings(1001))
+                == "1001 -g bindings; at most 1000 are taken (each becomes a recognizer that every touch goes through, and their config must stay within gestured's 1 MiB)"
+        )
         let args = ["-w", "720", "-h", "1440"] + bindings(1000)
         let t = try LisgdTranslation(options: try LisgdOptions.parse(args), device: try phoneDevice(), arguments: args)
         #expect(try t.configuration().recognizers.count == 1000)
@@ -149,7 +172,10 @@ struct LisgdCommandLineTests {
         let options = try LisgdOptions.parse(long), device = try phoneDevice()
         do throws(LisgdError) { _ = try LisgdTranslation(options: options, device: device, arguments: long) } catch {
             #expect(error.message.hasPrefix("the 600 bindings make a gestured.toml of "), "\(error)")
-            #expect(error.message.hasSuffix("bytes, more than the 1048576 bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)"))
+            #expect(
+                error.message.hasSuffix(
+                    "bytes, more than the 1048576 bytes (1 MiB) gestured reads; give fewer bindings or shorter commands (a long command can live in a script)"
+                ))
         }
     }
 
@@ -157,10 +183,15 @@ struct LisgdCommandLineTests {
     /// that are not UTF-8 would run as another command (U+FFFD): refused.
     @Test func anArgumentThatIsNotUTF8IsRefused() {
         let raw: [[UInt8]] = [Array("-g".utf8), Array("1,LR,*,*,R,echo caf".utf8) + [0xE9, 0x21]]
-        #expect(LisgdOptions.encodingProblem(rawArguments: raw)?.message
-                == "the value of -g (argument 2) is not UTF-8 (byte 0xE9 at byte 20): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script")
-        #expect(LisgdOptions.encodingProblem(rawArguments: [Array("-g".utf8), Array("1,LR,*,*,R,echo café".utf8)]) == nil)
-        #expect(LisgdOptions.encodingProblem(rawArguments: [[0xFF]])?.message.hasPrefix("argument 1 is not UTF-8 (byte 0xFF at byte 1)") == true)
+        #expect(
+            LisgdOptions.encodingProblem(rawArguments: raw)?.message
+                == "the value of -g (argument 2) is not UTF-8 (byte 0xE9 at byte 20): lisgd runs such bytes as they are, but gesturectl lisgd runs commands as UTF-8 text and would run another command; write it in UTF-8, or put it in a script and bind the script"
+        )
+        #expect(
+            LisgdOptions.encodingProblem(rawArguments: [Array("-g".utf8), Array("1,LR,*,*,R,echo café".utf8)]) == nil)
+        #expect(
+            LisgdOptions.encodingProblem(rawArguments: [[0xFF]])?.message.hasPrefix(
+                "argument 1 is not UTF-8 (byte 0xFF at byte 1)") == true)
     }
 
     @Test func sxmosHookLineIsReadWhole() throws {
@@ -169,8 +200,9 @@ struct LisgdCommandLineTests {
         #expect(o.device == "/dev/input/by-path/first-touchscreen" && o.orientation == 1 && o.edgeScale == 1)
         #expect(o.bindings.filter { $0.mode == .pressed }.map(\.number) == [9, 10, 11, 12, 19, 20])
         #expect(o.bindings.allSatisfy { $0.command.hasPrefix("setsid -f sxmo_hook_inputhandler.sh ") })
-        #expect(o.bindings[4].distance == .L && o.bindings[4].edge == .B && o.bindings[4].mode == .released,
-                "the five-field form: 1,LR,B,L,command")
+        #expect(
+            o.bindings[4].distance == .L && o.bindings[4].edge == .B && o.bindings[4].mode == .released,
+            "the five-field form: 1,LR,B,L,command")
     }
 }
 
@@ -186,11 +218,19 @@ struct LisgdTranslationTests {
         let (t, c) = try translate(sxmoArguments)
         #expect(c.recognizers.count == 43, "40 released bindings and 3 sliders for the 6 pressed ones")
         let names = c.recognizers.map(\.name)
-        #expect(Array(names.prefix(9)) == ["b01_1_DRUL_BR_any", "b02_1_DLUR_BL_any", "b03_1_ULDR_TL_any", "b04_1_URDL_TR_any",
-                                           "b05_1_LR_B_L", "b06_1_RL_B_L", "b07_1_LR_L_any", "b08_1_RL_R_any", "slider_1_L_y"])
+        #expect(
+            Array(names.prefix(9)) == [
+                "b01_1_DRUL_BR_any", "b02_1_DLUR_BL_any", "b03_1_ULDR_TL_any", "b04_1_URDL_TR_any",
+                "b05_1_LR_B_L", "b06_1_RL_B_L", "b07_1_LR_L_any", "b08_1_RL_R_any", "slider_1_L_y",
+            ])
         #expect(names.filter { $0.hasPrefix("slider") } == ["slider_1_L_y", "slider_1_T_x", "slider_1_R_y"])
-        #expect(c.devices.count == 1 && c.devices[0].rotation == .cw270 && c.devices[0].match.name == "gestured phone panel")
-        guard case .swipe(let corner) = c.recognizers[0].parameters else { Issue.record("not a swipe"); return }
+        #expect(
+            c.devices.count == 1 && c.devices[0].rotation == .cw270 && c.devices[0].match.name == "gestured phone panel"
+        )
+        guard case .swipe(let corner) = c.recognizers[0].parameters else {
+            Issue.record("not a swipe")
+            return
+        }
         #expect(corner.directions == [.upLeft] && corner.fingers == 1 && corner.maxAngleDegrees == 15)
         #expect(corner.minSpeedMMPerS == 0 && corner.minStraightness == 0 && corner.maxDuration == Millis(800))
         #expect(abs(corner.minDistanceMM - 125 / 11.0) < 0.01, "-t 125 px on an 11 units/mm panel")
@@ -199,7 +239,10 @@ struct LisgdTranslationTests {
         if case .swipe(let p) = long.parameters { #expect(p.minLength == 0.66 && p.directions == [.left]) }
         #expect(long.filter.edge == nil)
         let slider = try #require(c.recognizers.first { $0.name == "slider_1_L_y" })
-        guard case .pan(let pan) = slider.parameters else { Issue.record("not a pan"); return }
+        guard case .pan(let pan) = slider.parameters else {
+            Issue.record("not a pan")
+            return
+        }
         #expect(abs(pan.stepMM - 60 / 11.0) < 0.01 && pan.axis == .y && pan.minFingers == 1 && pan.maxFingers == 1)
         #expect(slider.filter.edge?.edge == .left && slider.filter.edge?.at == .start)
         #expect(slider.filter.edge?.range != nil, "with corner bindings, a slider does not start in a corner")
@@ -207,10 +250,12 @@ struct LisgdTranslationTests {
         #expect(t.route(named: "slider_1_L_y") == .slider(plus: sxmoBindings[9], minus: sxmoBindings[8]))
         // actions.toml: one action per recognizer, the sliders by the sign of the step.
         #expect(t.actionsTOML.components(separatedBy: "[[action]]").count - 1 == 43)
-        #expect(t.actionsTOML.contains("""
-            name = "slider_1_L_y"
-            exec = "case \\"$GESTURE_STEP\\" in -1) eval 'setsid -f sxmo_hook_inputhandler.sh upleftedge' ;; 1) eval 'setsid -f sxmo_hook_inputhandler.sh downleftedge' ;; esac"
-            """))
+        #expect(
+            t.actionsTOML.contains(
+                """
+                name = "slider_1_L_y"
+                exec = "case \\"$GESTURE_STEP\\" in -1) eval 'setsid -f sxmo_hook_inputhandler.sh upleftedge' ;; 1) eval 'setsid -f sxmo_hook_inputhandler.sh downleftedge' ;; esac"
+                """))
     }
 
     @Test func theTouchscreensExtentStandsInForTheScreen() throws {
@@ -227,11 +272,15 @@ struct LisgdTranslationTests {
     }
 
     @Test func pressedBindingsThatCannotSlideAreSwipesWithANote() throws {
-        let (t, c) = try translate(["-g", "1,DLUR,*,*,P,diag", "-g", "1,DU,L,M,P,medium", "-g", "1,DU,L,*,P,up", "-g", "1,DU,L,*,P,again"])
+        let (t, c) = try translate([
+            "-g", "1,DLUR,*,*,P,diag", "-g", "1,DU,L,M,P,medium", "-g", "1,DU,L,*,P,up", "-g", "1,DU,L,*,P,again",
+        ])
         #expect(c.recognizers.map(\.name) == ["b1_1_DLUR_any_any", "b2_1_DU_L_M", "slider_1_L_y"])
         #expect(t.notes.contains { $0.contains("pressed diagonal") })
         #expect(t.notes.contains("-g '1,DU,L,*,P,again' never fires: binding 3 comes first with the same stroke"))
-        #expect(t.gesturedTOML.contains("# note: pressed with distance M: lisgd fires it only at the lift, as a released binding"))
+        #expect(
+            t.gesturedTOML.contains(
+                "# note: pressed with distance M: lisgd fires it only at the lift, as a released binding"))
     }
 
     @Test func aSwipeTheSliderHasNoBindingForIsNotExcludedByIt() throws {
@@ -253,7 +302,12 @@ struct LisgdTranslationTests {
 
 @Suite("gesturectl lisgd: Sxmo's bindings on labelled phone strokes")
 struct LisgdStrokeTests {
-    struct Stroke { var start: Double; var expect: String; var pressed: Int; var what: String }
+    struct Stroke {
+        var start: Double
+        var expect: String
+        var pressed: Int
+        var what: String
+    }
 
     func strokes() throws -> [Stroke] {
         let text = try String(contentsOfFile: phoneDir + "/strokes.strokes.tsv", encoding: .utf8)
@@ -265,10 +319,12 @@ struct LisgdStrokeTests {
 
     /// Each stroke's fired labels, with Sxmo's bindings whose commands are their labels.
     func fired(_ extra: [String] = []) throws -> [[String]] {
-        let args = ["-t", "125", "-T", "60"] + extra + sxmoBindings.flatMap { b -> [String] in
-            let label = b.split(separator: " ").last!
-            return ["-g", String(b[..<b.lastIndex(of: ",")!]) + ",\(label)"]
-        }
+        let args =
+            ["-t", "125", "-T", "60"] + extra
+            + sxmoBindings.flatMap { b -> [String] in
+                let label = b.split(separator: " ").last!
+                return ["-g", String(b[..<b.lastIndex(of: ",")!]) + ",\(label)"]
+            }
         let o = try LisgdOptions.parse(args)
         let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
         let c = try t.configuration()
@@ -292,7 +348,9 @@ struct LisgdStrokeTests {
                 #expect(labels.isEmpty, "\(s.what): fired \(labels)")
             } else if s.pressed > 0 {
                 #expect(Set(labels) == [s.expect], "\(s.what)")
-                #expect(abs(labels.count - s.pressed) <= 1, "\(s.what): \(labels.count) repeats for \(s.pressed) steps of travel")
+                #expect(
+                    abs(labels.count - s.pressed) <= 1,
+                    "\(s.what): \(labels.count) repeats for \(s.pressed) steps of travel")
             } else {
                 #expect(labels == [s.expect], "\(s.what)")
             }
@@ -326,8 +384,10 @@ struct LisgdStrokeTests {
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "python3 Tests/vm/tools/gen_phone_strokes.py failed")
         for f in ["strokes.events", "strokes.desc", "strokes.strokes.tsv"] {
-            #expect(FileManager.default.contentsEqual(atPath: dir + "/" + f, andPath: phoneDir + "/" + f),
-                    "\(f) differs from the generator's output: run Tests/vm/tools/gen_phone_strokes.py Tests/fixtures/phone/strokes.events")
+            #expect(
+                FileManager.default.contentsEqual(atPath: dir + "/" + f, andPath: phoneDir + "/" + f),
+                "\(f) differs from the generator's output: run Tests/vm/tools/gen_phone_strokes.py Tests/fixtures/phone/strokes.events"
+            )
         }
     }
 }
@@ -361,11 +421,15 @@ struct LisgdCommandTests {
         pthread_sigmask(SIG_BLOCK, &mask, &old)
         defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
         var said: [String] = []
-        let c = ActionRunner(maxRunning: LisgdRunner.maxRunning, newSession: false, reportsExits: true) { said.append($0) }
+        let c = ActionRunner(maxRunning: LisgdRunner.maxRunning, newSession: false, reportsExits: true) {
+            said.append($0)
+        }
         let before = monotonicSeconds()
-        for (i, command) in ["sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask",
-                             "sleep 0.5; echo one, two > \(dir)/commas",
-                             "sleep 0.5; ps -o sid= -p $$ > \(dir)/session; exit 3"].enumerated() {
+        for (i, command) in [
+            "sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask",
+            "sleep 0.5; echo one, two > \(dir)/commas",
+            "sleep 0.5; ps -o sid= -p $$ > \(dir)/session; exit 3",
+        ].enumerated() {
             c.run([.init(exec: command, label: "binding \(i + 1)")], eventLine: nil, environment: [], event: "b")
         }
         #expect(monotonicSeconds() - before < 0.4, "started without waiting")
@@ -377,7 +441,8 @@ struct LisgdCommandTests {
         #expect(try String(contentsOfFile: dir + "/commas", encoding: .utf8) == "one, two\n")
         #expect(said.contains { $0.hasSuffix("exited with status 3") })
         // In our session, as lisgd's system() runs it.
-        let session = try String(contentsOfFile: dir + "/session", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let session = try String(contentsOfFile: dir + "/session", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(session == String(getsid(0)))
     }
 

@@ -8,7 +8,10 @@ import Testing
 @Suite("parameter tables")
 struct ParameterTableTests {
     func errors(_ text: String) -> [String] {
-        do { _ = try ConfigLoader.load(text: text, file: "t.toml"); return [] } catch { return error.errors.map(\.description) }
+        do {
+            _ = try ConfigLoader.load(text: text, file: "t.toml")
+            return []
+        } catch { return error.errors.map(\.description) }
     }
 
     static let begin = "<!-- recognizer parameters: begin (generated: gesturectl check --keys) -->\n"
@@ -17,11 +20,13 @@ struct ParameterTableTests {
     @Test func theReadmesTableIsTheCodes() throws {
         let readme = try String(contentsOfFile: repoRoot + "/README.md", encoding: .utf8)
         guard let b = readme.range(of: Self.begin), let e = readme.range(of: Self.end) else {
-            Issue.record("README.md has no generated table of recognizer parameters"); return
+            Issue.record("README.md has no generated table of recognizer parameters")
+            return
         }
         let table = String(readme[b.upperBound..<e.lowerBound])
-        #expect(table == "\n" + RecognizerParameters.referenceMarkdown(),
-                "README.md's table differs from the code's: paste `gesturectl check --keys` between the markers")
+        #expect(
+            table == "\n" + RecognizerParameters.referenceMarkdown(),
+            "README.md's table differs from the code's: paste `gesturectl check --keys` between the markers")
     }
 
     @Test func theDocumentedDefaultConfigShowsEveryKey() {
@@ -29,21 +34,27 @@ struct ParameterTableTests {
         var shown: [String: Set<String>] = [:]
         var kind = ""
         for line in defaultConfigText.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("[") { kind = ""; continue }
+            if line.hasPrefix("[") {
+                kind = ""
+                continue
+            }
             let text = line.drop { $0 == "#" || $0 == " " }
             guard let eq = text.firstIndex(of: "=") else { continue }
             let key = text[..<eq].trimmingCharacters(in: .whitespaces)
             guard key.allSatisfy({ $0.isLowercase || $0 == "_" }), !key.isEmpty else { continue }
             if key == "kind" && !line.hasPrefix("#") {
-                kind = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""])
+                kind = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""]
+                )
             } else if !kind.isEmpty {
                 shown[kind, default: []].insert(key)
             }
         }
         for k in GestureKind.allCases {
             let keys = Set(RecognizerParameters.reference(for: k).map(\.key))
-            #expect(keys.subtracting(shown[k.rawValue] ?? []).isEmpty,
-                    "config/gestured.toml does not show \(keys.subtracting(shown[k.rawValue] ?? []).sorted()) for \(k.rawValue)")
+            #expect(
+                keys.subtracting(shown[k.rawValue] ?? []).isEmpty,
+                "config/gestured.toml does not show \(keys.subtracting(shown[k.rawValue] ?? []).sorted()) for \(k.rawValue)"
+            )
         }
     }
 
@@ -57,8 +68,9 @@ struct ParameterTableTests {
                     let value = row.defaultValue
                     #expect(errors(toml + value + "\n").isEmpty, "\(kind.rawValue).\(row.key) = \(value)")
                     let wrong = errors(toml + "\"x\"\n")
-                    #expect(wrong.count == 1 && wrong[0].hasPrefix("t.toml:3: recognizer.r.\(row.key): expected "),
-                            "\(wrong)")
+                    #expect(
+                        wrong.count == 1 && wrong[0].hasPrefix("t.toml:3: recognizer.r.\(row.key): expected "),
+                        "\(wrong)")
                     // Above the range's top: refused, naming the range.
                     let top = row.range.split(separator: "–").last.map(String.init) ?? ""
                     let above = errors(toml + top + "1\n")
@@ -89,10 +101,16 @@ struct ParameterTableTests {
                 // The lower key at the top of its range, the upper at the bottom of its own.
                 let lo = range(row).1, hi = range(upper).0
                 let e = errors("[recognizer.r]\nkind = \"\(kind.rawValue)\"\n\(row.key) = \(lo)\n\(upperKey) = \(hi)\n")
-                #expect(e == ["t.toml:3: recognizer.r.\(row.key): \(row.key) = \(lo) is above \(upperKey) = \(hi); no \(kind.rawValue) could ever be recognized"])
+                #expect(
+                    e == [
+                        "t.toml:3: recognizer.r.\(row.key): \(row.key) = \(lo) is above \(upperKey) = \(hi); no \(kind.rawValue) could ever be recognized"
+                    ])
             }
         }
-        #expect(pairs == ["min_fingers/max_fingers", "min_sweep_deg/max_sweep_deg", "min_arm_ratio/max_arm_ratio",
-                          "first_arm_min_deg/first_arm_max_deg", "second_arm_min_deg/second_arm_max_deg"])
+        #expect(
+            pairs == [
+                "min_fingers/max_fingers", "min_sweep_deg/max_sweep_deg", "min_arm_ratio/max_arm_ratio",
+                "first_arm_min_deg/first_arm_max_deg", "second_arm_min_deg/second_arm_max_deg",
+            ])
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import GestureConfig
 import GestureCore
+import Testing
+
 @testable import GestureDaemon
 @testable import GestureTools
-import Testing
 
 /// Writes `text` as a recording beside a copy of the Atmel description, runs
 /// replay on it and cleans up.
-func replayText(_ text: String, configuration: Configuration = ConfigLoader.builtIn(),
-                warn: (String) -> Void = { _ in }) throws -> [GestureEvent] {
+func replayText(
+    _ text: String, configuration: Configuration = ConfigLoader.builtIn(),
+    warn: (String) -> Void = { _ in }
+) throws -> [GestureEvent] {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-replay-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -25,14 +28,23 @@ func oneFinger(at seconds: Int64, moves: Int, lift: Bool) -> String {
     var s = ""
     var usec: Int64 = 0
     func line(_ code: String, _ value: Int) {
-        s += "E: \(seconds + usec / 1_000_000).\(String(repeating: "0", count: 6 - String(usec % 1_000_000).count))\(usec % 1_000_000) \(code) \(value)\n"
+        s +=
+            "E: \(seconds + usec / 1_000_000).\(String(repeating: "0", count: 6 - String(usec % 1_000_000).count))\(usec % 1_000_000) \(code) \(value)\n"
     }
-    line("0003 0039", 7); line("0003 0035", 100); line("0003 0036", 200); line("0000 0000", 0)
+    line("0003 0039", 7)
+    line("0003 0035", 100)
+    line("0003 0036", 200)
+    line("0000 0000", 0)
     for i in 0..<moves {
         usec += 10_000
-        line("0003 0035", 100 + 20 * (i + 1)); line("0000 0000", 0)
+        line("0003 0035", 100 + 20 * (i + 1))
+        line("0000 0000", 0)
     }
-    if lift { usec += 10_000; line("0003 0039", -1); line("0000 0000", 0) }
+    if lift {
+        usec += 10_000
+        line("0003 0039", -1)
+        line("0000 0000", 0)
+    }
     return s
 }
 
@@ -52,7 +64,10 @@ struct RecordingEdgeTests {
         } catch let e as Replay.Failure {
             error = e
         }
-        #expect(error?.description.hasSuffix("Panel.test.events:2: E: time '9223372036854775807.000000' is not SECONDS.FRACTION in decimal (at most \(EvemuParser.maxSeconds) s)") == true)
+        #expect(
+            error?.description.hasSuffix(
+                "Panel.test.events:2: E: time '9223372036854775807.000000' is not SECONDS.FRACTION in decimal (at most \(EvemuParser.maxSeconds) s)"
+            ) == true)
     }
 
     /// A recording that stops with a finger down mid-drag is like a device
@@ -101,11 +116,14 @@ struct RecordingEdgeTests {
         let lines = (desc + text).split(separator: "\n", omittingEmptySubsequences: false)
         var read = 0
         var readAtFirstPanEnd: Int?
-        try Replay.stream(source: "test", next: {
-            guard read < lines.count else { return nil }
-            read += 1
-            return lines[read - 1]
-        }, describe: { $0 }, configuration: ConfigLoader.builtIn(), serial: 0, warn: { _ in }) { e in
+        try Replay.stream(
+            source: "test",
+            next: {
+                guard read < lines.count else { return nil }
+                read += 1
+                return lines[read - 1]
+            }, describe: { $0 }, configuration: ConfigLoader.builtIn(), serial: 0, warn: { _ in }
+        ) { e in
             if e.kind == .pan && e.state == .ended && readAtFirstPanEnd == nil { readAtFirstPanEnd = read }
         }
         let first = try #require(readAtFirstPanEnd)

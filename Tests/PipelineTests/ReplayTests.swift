@@ -12,14 +12,16 @@ import Testing
 /// files with `scripts/update-expected.sh` and commit the diff with the change.
 @Suite("golden replays")
 struct GoldenReplayTests {
-    static let recordings = ["Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events",
-                             "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events",
-                             "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events",
-                             "Atmel-maXTouch-Touchscreen.4-finger-drag-down.events",
-                             "EP0430M09.2-finger-scroll-down.events",
-                             "EP0430M09.4-finger-drag-down.events",
-                             "ntrig-dell-xt2.event",
-                             "wetab.event"]
+    static let recordings = [
+        "Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events",
+        "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events",
+        "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events",
+        "Atmel-maXTouch-Touchscreen.4-finger-drag-down.events",
+        "EP0430M09.2-finger-scroll-down.events",
+        "EP0430M09.4-finger-drag-down.events",
+        "ntrig-dell-xt2.event",
+        "wetab.event",
+    ]
 
     @Test func everyRecordingHasItsExpectedEvents() throws {
         let listed = try FileManager.default.contentsOfDirectory(atPath: fixturesDir + "/recordings")
@@ -84,10 +86,16 @@ struct ReplayTests {
 
     @Test func dragDirectionShowsInTheTranslation() throws {
         let down = try replay("Atmel-maXTouch-Touchscreen.4-finger-drag-down.events")
-        guard case .pan(let t, _)? = down.last(where: { $0.kind == .pan })?.detail else { Issue.record("no pan"); return }
+        guard case .pan(let t, _)? = down.last(where: { $0.kind == .pan })?.detail else {
+            Issue.record("no pan")
+            return
+        }
         #expect(t.y > 20 && abs(t.x) < t.y / 4, "dragged down: \(t)")
         let scroll = try replay("EP0430M09.2-finger-scroll-down.events")
-        guard case .pan(let s, _)? = scroll.last(where: { $0.kind == .pan })?.detail else { Issue.record("no pan"); return }
+        guard case .pan(let s, _)? = scroll.last(where: { $0.kind == .pan })?.detail else {
+            Issue.record("no pan")
+            return
+        }
         // Fingers move up the screen to scroll the content down.
         #expect(s.y < -20, "\(s)")
     }
@@ -98,13 +106,15 @@ struct ReplayTests {
         #expect(events.first { $0.name == "two_finger_tap" }?.reason == "held longer than 400 ms")
     }
 
-    @Test(arguments: ["Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events",
-                      "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events",
-                      "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events",
-                      "Atmel-maXTouch-Touchscreen.4-finger-drag-down.events",
-                      "EP0430M09.2-finger-scroll-down.events",
-                      "EP0430M09.4-finger-drag-down.events",
-                      "wetab.event"])
+    @Test(arguments: [
+        "Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events",
+        "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events",
+        "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events",
+        "Atmel-maXTouch-Touchscreen.4-finger-drag-down.events",
+        "EP0430M09.2-finger-scroll-down.events",
+        "EP0430M09.4-finger-drag-down.events",
+        "wetab.event",
+    ])
     func noRecordingInventsAShape(file: String) throws {
         let events = try replay(file)
         let shapes = events.filter { Self.shapeKinds.contains($0.kind) }
@@ -129,20 +139,28 @@ struct ReplayTests {
         rule.sizeMM = Point(x: 154, y: 86)
         c.devices = [rule]
         var warnings: [String] = []
-        _ = try Replay.run(recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"), descPath: nil,
-                           configuration: c) { warnings.append($0) }
+        _ = try Replay.run(
+            recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"), descPath: nil,
+            configuration: c
+        ) { warnings.append($0) }
         #expect(warnings.isEmpty)
-        _ = try Replay.run(recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"), descPath: nil,
-                           configuration: config) { warnings.append($0) }
+        _ = try Replay.run(
+            recording: recording("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"), descPath: nil,
+            configuration: config
+        ) { warnings.append($0) }
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("set size_mm") == true)
     }
 
     @Test func theJSONEnvelopeHasTheDesignFields() throws {
-        let e = try #require(try replay("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events").first { $0.state == .recognized })
+        let e = try #require(
+            try replay("Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events").first { $0.state == .recognized })
         let json = e.json
-        for key in ["\"name\":", "\"kind\":\"tap\"", "\"state\":\"recognized\"", "\"time\":", "\"device\":\"Atmel maXTouch Touchscreen\"",
-                    "\"fingers\":1", "\"location_mm\":[", "\"location\":[", "\"taps\":"] {
+        for key in [
+            "\"name\":", "\"kind\":\"tap\"", "\"state\":\"recognized\"", "\"time\":",
+            "\"device\":\"Atmel maXTouch Touchscreen\"",
+            "\"fingers\":1", "\"location_mm\":[", "\"location\":[", "\"taps\":",
+        ] {
             #expect(json.contains(key), "\(key) in \(json)")
         }
     }
@@ -160,18 +178,24 @@ struct StrokeReplayTests {
             .map(\.name)
     }
 
-    @Test(arguments: [("finger-circle.events", ["circle"]), ("finger-circle-fast.events", ["circle"]),
-                      ("finger-check.events", ["checkmark"]), ("finger-check-slow.events", ["checkmark"]),
-                      ("finger-triangle.events", []), ("finger-star.events", [])])
+    @Test(arguments: [
+        ("finger-circle.events", ["circle"]), ("finger-circle-fast.events", ["circle"]),
+        ("finger-check.events", ["checkmark"]), ("finger-check-slow.events", ["checkmark"]),
+        ("finger-triangle.events", []), ("finger-star.events", []),
+    ])
     func eachStrokeIsWhatAPersonWouldNameIt(file: String, expected: [String]) throws {
         #expect(try shapes(file) == expected)
     }
 
     @Test func theCircleComesWithItsGeometry() throws {
-        let events = try Replay.run(recording: fixturesDir + "/strokes/finger-circle.events", descPath: nil,
-                                    configuration: config)
+        let events = try Replay.run(
+            recording: fixturesDir + "/strokes/finger-circle.events", descPath: nil,
+            configuration: config)
         let circle = try #require(events.first { $0.kind == .circle && $0.state == .recognized })
-        guard case .circle(let c, let r, let err, _, let swept) = circle.detail else { Issue.record("no detail"); return }
+        guard case .circle(let c, let r, let err, _, let swept) = circle.detail else {
+            Issue.record("no detail")
+            return
+        }
         // The stroke was centred on the 154 × 86 mm panel.
         #expect(c.distance(to: Point(x: 77, y: 43)) < 3)
         #expect(r > 8 && r < 14)
@@ -186,11 +210,16 @@ struct StrokeReplayTests {
 @Suite("pipeline teardown")
 struct TeardownTests {
     @Test func cancellingCarriesTheReasonGiven() throws {
-        let (device, events) = try Replay.load(recording: recording("Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"), descPath: nil)
+        let (device, events) = try Replay.load(
+            recording: recording("Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"), descPath: nil)
         let config = ConfigLoader.builtIn()
-        let pipeline = DevicePipeline(description: device, geometry: config.geometry(for: device)!, configuration: config)
+        let pipeline = DevicePipeline(
+            description: device, geometry: config.geometry(for: device)!, configuration: config)
         var out: [GestureEvent] = []
-        for e in events.prefix(120) { pipeline.feed(e); pipeline.drain { out.append($0) } }
+        for e in events.prefix(120) {
+            pipeline.feed(e)
+            pipeline.drain { out.append($0) }
+        }
         #expect(out.contains { $0.kind == .pan && $0.state == .began })
         pipeline.cancelAll(at: events[119].time, because: .deviceRemoved)
         var after: [GestureEvent] = []

@@ -11,8 +11,10 @@ struct AccuracyTests {
     static let dollar1 = fixturesDir + "/dollar1"
     static let tickles = fixturesDir + "/tickle"
 
-    static func report(_ paths: [String], _ perturbation: Perturbation = Perturbation(),
-                       classes: Set<String>? = nil) throws -> AccuracyReport {
+    static func report(
+        _ paths: [String], _ perturbation: Perturbation = Perturbation(),
+        classes: Set<String>? = nil
+    ) throws -> AccuracyReport {
         let config = ConfigLoader.builtIn()
         var items = try Corpus.load(paths)
         if let classes { items = items.filter { classes.contains($0.label) } }
@@ -51,7 +53,9 @@ struct AccuracyTests {
         #expect(tickle.overall.positives == 36)
         #expect(tickle.overall.recall >= 0.9, "\(tickle.missed)")
         #expect(tickle.bySpeed["fast"]?.recall == 1)
-        #expect(tickle.overall.falseAccepts == 0, "scrubs with 2–3 reversals, up-down scrubbing and slow wiping: \(tickle.falselyAccepted)")
+        #expect(
+            tickle.overall.falseAccepts == 0,
+            "scrubs with 2–3 reversals, up-down scrubbing and slow wiping: \(tickle.falselyAccepted)")
         #expect(r.recognizer("circle")?.overall.falseAccepts == 0)
         #expect(r.recognizer("checkmark")?.overall.falseAccepts == 0)
     }
@@ -61,8 +65,9 @@ struct AccuracyTests {
     /// look-alikes (the classes nearest a circle or a checkmark) stay low. The whole
     /// corpus is in BENCHMARKS.md; this keeps the test quick.
     @Test func jitterAndHooksDoNotBreakRecognition() throws {
-        let r = try Self.report([Self.dollar1], Perturbation(jitterMM: 0.2, hookMM: 1.5, seed: 7),
-                                classes: ["circle", "check", "rectangle", "triangle", "v", "caret", "question_mark"])
+        let r = try Self.report(
+            [Self.dollar1], Perturbation(jitterMM: 0.2, hookMM: 1.5, seed: 7),
+            classes: ["circle", "check", "rectangle", "triangle", "v", "caret", "question_mark"])
         let circle = try #require(r.recognizer("circle"))
         let check = try #require(r.recognizer("checkmark"))
         #expect(circle.overall.recall >= 0.95, "\(circle.missReasons)")
@@ -77,8 +82,10 @@ struct AccuracyTests {
     /// and numbers; the arena's decisions name the recognizer that won.
     @Test func everyFailureSaysWhyInWordsAndNumbers() throws {
         let config = ConfigLoader.builtIn()
-        let items = try Corpus.load([Self.dollar1 + "/s01/medium", Self.tickles + "/slow",
-                                     fixturesDir + "/strokes"])
+        let items = try Corpus.load([
+            Self.dollar1 + "/s01/medium", Self.tickles + "/slow",
+            fixturesDir + "/strokes",
+        ])
         let evaluator = Evaluator(configuration: config)
         var seen = Set<String>()
         for item in items {

@@ -6,15 +6,16 @@ import Testing
 
 @Suite("stroke files and their touch frames")
 struct ConverterTests {
-    static let xml = "\u{FEFF}" + """
-    <?xml version="1.0" encoding="utf-8" standalone="yes"?>
-    <Gesture Name="check03" Subject="7" Speed="slow" NumPts="4">
-      <Point X="45" Y="90" T="1000" />
-      <Point X="54" Y="99" T="1016" />
-      <Point X="63" Y="108" T="1032" />
-      <Point X="90" Y="45" T="1100" />
-    </Gesture>
-    """
+    static let xml =
+        "\u{FEFF}" + """
+            <?xml version="1.0" encoding="utf-8" standalone="yes"?>
+            <Gesture Name="check03" Subject="7" Speed="slow" NumPts="4">
+              <Point X="45" Y="90" T="1000" />
+              <Point X="54" Y="99" T="1016" />
+              <Point X="63" Y="108" T="1032" />
+              <Point X="90" Y="45" T="1100" />
+            </Gesture>
+            """
 
     @Test func aStrokeFileGivesLabelSubjectSpeedPointsAndTimes() throws {
         let s = try DollarXML.parse(Self.xml, path: "corpus/s03/fast/check03.xml")
@@ -27,7 +28,9 @@ struct ConverterTests {
         #expect(bare.subject == "s07")
         #expect(bare.speed == "slow")
         #expect(DollarXML.label(fromFileName: "delete_mark10.xml") == "delete_mark")
-        #expect(throws: DollarXML.ParseError.self) { try DollarXML.parse("<Gesture><Point X=\"1\" Y=\"2\"/></Gesture>", path: "x.xml") }
+        #expect(throws: DollarXML.ParseError.self) {
+            try DollarXML.parse("<Gesture><Point X=\"1\" Y=\"2\"/></Gesture>", path: "x.xml")
+        }
     }
 
     @Test func framesAreOneFingerBeganMovedEndedInMillimetresAndStrokeTime() throws {
@@ -72,7 +75,8 @@ struct ConverterTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-label-\(getpid())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "# what it is\ntickle\n".write(toFile: dir + "/scribble-slow.events.label", atomically: true, encoding: .utf8)
+        try "# what it is\ntickle\n".write(
+            toFile: dir + "/scribble-slow.events.label", atomically: true, encoding: .utf8)
         try "".write(toFile: dir + "/scribble-slow.events", atomically: true, encoding: .utf8)
         #expect(Corpus.recordingLabel(dir + "/scribble-slow.events")! == ("tickle", "slow"))
     }

@@ -27,7 +27,10 @@ struct ExplainTests {
         let (e, svg) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
         let decision = try #require(e.decisions.first { $0.name == "circle" })
         #expect(decision.state == .recognized)
-        guard case .circle(let centre, let radius, _, _, _) = decision.detail else { Issue.record("no circle"); return }
+        guard case .circle(let centre, let radius, _, _, _) = decision.detail else {
+            Issue.record("no circle")
+            return
+        }
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.hasSuffix("</svg>\n"))
         // The fitted circle, with the radius the recognizer reported.
@@ -40,10 +43,15 @@ struct ExplainTests {
         let scale = r / radius
         #expect(scale >= 2 && scale <= 20)
         let bar = try #require(svg.components(separatedBy: "class=\"scale-bar\"").dropFirst().first)
-        let x1 = try #require(attribute("x1", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" ")).flatMap(Double.init))
-        let x2 = try #require(attribute("x2", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" ")).flatMap(Double.init))
+        let x1 = try #require(
+            attribute("x1", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" "))
+                .flatMap(Double.init))
+        let x2 = try #require(
+            attribute("x2", ofClass: "bar", in: bar.replacingOccurrences(of: "<line ", with: "<line class=\"bar\" "))
+                .flatMap(Double.init))
         #expect(abs((x2 - x1) - 10 * scale) < 0.2, "10 mm bar: \(x2 - x1) px at \(scale) px/mm")
-        for cls in ["centre", "inner-box", "touch-path", "touch-start", "touch-end", "scale-bar", "legend", "decision"] {
+        for cls in ["centre", "inner-box", "touch-path", "touch-start", "touch-end", "scale-bar", "legend", "decision"]
+        {
             #expect(svg.contains("class=\"\(cls)\""), "\(cls)")
         }
         #expect(svg.contains("circle (circle): recognized — centre"))
@@ -57,9 +65,14 @@ struct ExplainTests {
         #expect(circle.state == .failed)
         let reason = try #require(circle.reason)
         // The rectangle turns at its corners: the circle's own finding, not the arena's.
-        guard case .circle(.corners) = reason else { Issue.record("\(reason)"); return }
-        let escaped = reason.description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "<", with: "&lt;")
+        guard case .circle(.corners) = reason else {
+            Issue.record("\(reason)")
+            return
+        }
+        let escaped = reason.description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+            of: ">", with: "&gt;"
+        )
+        .replacingOccurrences(of: "<", with: "&lt;")
         #expect(svg.contains("circle (circle): failed — \(escaped)"))
         #expect(svg.contains("class=\"sharp-turn\""))
     }

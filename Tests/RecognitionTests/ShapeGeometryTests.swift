@@ -15,7 +15,9 @@ struct ShapeGeometryTests {
     }
 
     func square(side: Double = 40, perSide: Int = 16) -> [Point] {
-        let corners = [Point(x: 0, y: 0), Point(x: side, y: 0), Point(x: side, y: side), Point(x: 0, y: side), Point(x: 0, y: 0)]
+        let corners = [
+            Point(x: 0, y: 0), Point(x: side, y: 0), Point(x: side, y: side), Point(x: 0, y: side), Point(x: 0, y: 0),
+        ]
         var out: [Point] = []
         for k in 0..<4 {
             for i in 0..<perSide {
@@ -32,7 +34,8 @@ struct ShapeGeometryTests {
         let even = turningConcentration(c, in: 0..<64, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
         #expect(abs(even - 0.2) < 0.03, "\(even)")
         let s = square()
-        let cornered = turningConcentration(s, in: 0..<s.count, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
+        let cornered = turningConcentration(
+            s, in: 0..<s.count, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
         #expect(cornered > 0.9, "\(cornered)")
         // The sharpest samples sit at the corners.
         for i in sharpest { #expect(s[i].x == 0 || s[i].x == 40 || s[i].y == 0 || s[i].y == 40) }
@@ -49,7 +52,8 @@ struct ShapeGeometryTests {
         let plain = (0..<40).map { Point(x: Double($0), y: 0) }
         #expect(hookTrimmedRange(plain, maxFraction: 0.1, minTurnDegrees: 75, span: 2) == 0..<40)
         let round = circle(64)
-        #expect(hookTrimmedRange(round, maxFraction: 0.1, minTurnDegrees: 75, span: 2) == 0..<64, "a circle has no hook")
+        #expect(
+            hookTrimmedRange(round, maxFraction: 0.1, minTurnDegrees: 75, span: 2) == 0..<64, "a circle has no hook")
     }
 
     @Test func smoothingKeepsTheEndsAndTakesOutJitter() {
@@ -63,13 +67,15 @@ struct ShapeGeometryTests {
     /// A square is a circle to a fit but not to the recognizer; the reason says so.
     @Test func aSquareFailsOnItsCornersWithTheNumbers() {
         let config = ConfigLoader.builtIn()
-        let stroke = LabelledStroke(label: "rectangle", subject: "-", speed: "-", source: "square",
-                                    points: square().map { Point(x: ($0.x + 10) * 4.5, y: ($0.y + 10) * 4.5) } + [Point(x: 45, y: 52)],
-                                    times: (0...64).map { Double($0) * 15 })
+        let stroke = LabelledStroke(
+            label: "rectangle", subject: "-", speed: "-", source: "square",
+            points: square().map { Point(x: ($0.x + 10) * 4.5, y: ($0.y + 10) * 4.5) } + [Point(x: 45, y: 52)],
+            times: (0...64).map { Double($0) * 15 })
         let events = Evaluator(configuration: config).events(of: StrokeFrames.frames(of: stroke))
         let circle = events.first { $0.name == "circle" }
         #expect(circle?.state == .failed)
-        #expect(circle?.reason?.hasPrefix("turns at corners: the sharpest fifth does") == true, "\(circle?.reason ?? "")")
+        #expect(
+            circle?.reason?.hasPrefix("turns at corners: the sharpest fifth does") == true, "\(circle?.reason ?? "")")
     }
 
     /// Slow scrubbing, each stroke 330 ms, is timed turn to turn, not until the
@@ -86,14 +92,18 @@ struct ShapeGeometryTests {
             }
             t += 330
         }
-        let stroke = LabelledStroke(label: "tickle", subject: "-", speed: "slow", source: "slow tickle", points: points, times: times)
+        let stroke = LabelledStroke(
+            label: "tickle", subject: "-", speed: "slow", source: "slow tickle", points: points, times: times)
         let events = Evaluator(configuration: ConfigLoader.builtIn()).events(of: StrokeFrames.frames(of: stroke))
         let tickle = events.first { $0.name == "tickle" }
         #expect(tickle?.state == .recognized, "\(tickle?.reason ?? "")")
         // The same at 450 ms a stroke is too slow, and says how slow.
-        let slow = LabelledStroke(label: "wipe", subject: "-", speed: "slow", source: "wipe", points: points,
-                                  times: times.map { $0 * 450 / 330 })
-        let failed = Evaluator(configuration: ConfigLoader.builtIn()).events(of: StrokeFrames.frames(of: slow)).first { $0.name == "tickle" }
+        let slow = LabelledStroke(
+            label: "wipe", subject: "-", speed: "slow", source: "wipe", points: points,
+            times: times.map { $0 * 450 / 330 })
+        let failed = Evaluator(configuration: ConfigLoader.builtIn()).events(of: StrokeFrames.frames(of: slow)).first {
+            $0.name == "tickle"
+        }
         #expect(failed?.state == .failed)
         #expect(failed?.reason?.hasPrefix("too slow: stroke ") == true, "\(failed?.reason ?? "")")
         #expect(failed?.reason?.contains("400 ms") == true)

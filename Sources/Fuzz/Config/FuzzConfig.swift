@@ -12,11 +12,15 @@ func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = reader.rest()
     do {
         let actions = try ActionsLoader.load(text: text, file: "actions.toml")
-        for a in actions.actions { require(!a.exec.isEmpty && a.line >= 1, "an accepted action without a command or a line") }
+        for a in actions.actions {
+            require(!a.exec.isEmpty && a.line >= 1, "an accepted action without a command or a line")
+        }
     } catch {
         require(!error.errors.isEmpty, "a rejected actions file says why")
         for e in error.errors {
-            require(e.file == "actions.toml" && e.line >= 1 && !e.message.isEmpty, "actions error without its place or message: \(e)")
+            require(
+                e.file == "actions.toml" && e.line >= 1 && !e.message.isEmpty,
+                "actions error without its place or message: \(e)")
         }
     }
     let configuration: Configuration
@@ -60,15 +64,22 @@ func drive(_ configuration: Configuration) {
     }
     func down(_ slot: Int32, _ x: Int32, _ y: Int32) -> [(UInt16, UInt16, Int32)] {
         id += 1
-        return [(EV.ABS, ABS.MT_SLOT, slot), (EV.ABS, ABS.MT_TRACKING_ID, id),
-                (EV.ABS, ABS.MT_POSITION_X, x), (EV.ABS, ABS.MT_POSITION_Y, y)]
+        return [
+            (EV.ABS, ABS.MT_SLOT, slot), (EV.ABS, ABS.MT_TRACKING_ID, id),
+            (EV.ABS, ABS.MT_POSITION_X, x), (EV.ABS, ABS.MT_POSITION_Y, y),
+        ]
     }
     func move(_ slot: Int32, _ x: Int32, _ y: Int32) -> [(UInt16, UInt16, Int32)] {
         [(EV.ABS, ABS.MT_SLOT, slot), (EV.ABS, ABS.MT_POSITION_X, x), (EV.ABS, ABS.MT_POSITION_Y, y)]
     }
-    func up(_ slot: Int32) -> [(UInt16, UInt16, Int32)] { [(EV.ABS, ABS.MT_SLOT, slot), (EV.ABS, ABS.MT_TRACKING_ID, -1)] }
+    func up(_ slot: Int32) -> [(UInt16, UInt16, Int32)] {
+        [(EV.ABS, ABS.MT_SLOT, slot), (EV.ABS, ABS.MT_TRACKING_ID, -1)]
+    }
     // Two taps, then a one-finger drag, a two-finger pinch, a long hold, a circle.
-    for _ in 0..<2 { send(down(0, 1000, 500), after: 200_000); send(up(0), after: 80_000) }
+    for _ in 0..<2 {
+        send(down(0, 1000, 500), after: 200_000)
+        send(up(0), after: 80_000)
+    }
     send(down(0, 200, 200), after: 500_000)
     for i in 1...20 { send(move(0, Int32(200 + 60 * i), 200), after: 10_000) }
     send(up(0), after: 10_000)
@@ -89,8 +100,22 @@ func drive(_ configuration: Configuration) {
 
 extension Double {
     /// cos and sin by their series: the config fuzzer needs no libm.
-    var cosine: Double { var s = 1.0, term = 1.0; for k in 1...12 { term *= -self * self / Double((2 * k - 1) * (2 * k)); s += term }; return s }
-    var sine: Double { var s = self, term = self; for k in 1...12 { term *= -self * self / Double((2 * k) * (2 * k + 1)); s += term }; return s }
+    var cosine: Double {
+        var s = 1.0, term = 1.0
+        for k in 1...12 {
+            term *= -self * self / Double((2 * k - 1) * (2 * k))
+            s += term
+        }
+        return s
+    }
+    var sine: Double {
+        var s = self, term = self
+        for k in 1...12 {
+            term *= -self * self / Double((2 * k) * (2 * k + 1))
+            s += term
+        }
+        return s
+    }
 }
 
 @main enum FuzzConfig {

@@ -2,8 +2,8 @@ import FuzzSupport
 import GestureConfig
 import GestureCore
 import GestureDaemon
-import LinuxInput
 import GestureProtocol
+import LinuxInput
 
 /// Decoder and arena fed raw events as a device could send them, with the
 /// daemon's timers, resyncs and removal. Checks, for every input:
@@ -60,7 +60,9 @@ let phoneConfiguration: Configuration = {
     do { return try ConfigLoader.load(text: text, file: "<phone>") } catch { fatalError("\(error)") }
 }()
 
-func axis(_ min: Int32, _ max: Int32, res: Int32 = 0) -> AxisInfo { AxisInfo(minimum: min, maximum: max, resolution: res) }
+func axis(_ min: Int32, _ max: Int32, res: Int32 = 0) -> AxisInfo {
+    AxisInfo(minimum: min, maximum: max, resolution: res)
+}
 
 /// The recorded devices of Tests/fixtures, and a single-touch one.
 let devices: [DeviceDescription] = {
@@ -72,18 +74,34 @@ let devices: [DeviceDescription] = {
         return d
     }
     return [
-        make("Atmel maXTouch Touchscreen", [ABS.X: axis(0, 799), ABS.Y: axis(0, 479), ABS.MT_SLOT: axis(0, 9),
-                                            ABS.MT_POSITION_X: axis(0, 799), ABS.MT_POSITION_Y: axis(0, 479),
-                                            ABS.MT_TOOL_TYPE: axis(0, 2), ABS.MT_TRACKING_ID: axis(0, 65535)]),
-        make("EP0430M09", [ABS.X: axis(0, 1279), ABS.Y: axis(0, 767), ABS.MT_SLOT: axis(0, 4),
-                           ABS.MT_POSITION_X: axis(0, 1279), ABS.MT_POSITION_Y: axis(0, 767),
-                           ABS.MT_TRACKING_ID: axis(0, 65535)]),
-        make("N-Trig-MultiTouch-Virtual-Device", [ABS.X: axis(0, 9600), ABS.Y: axis(0, 7200),
-                                                  ABS.MT_TOUCH_MAJOR: axis(0, 9600), 0x31: axis(0, 7200),
-                                                  0x34: axis(0, 1), ABS.MT_POSITION_X: axis(0, 9600),
-                                                  ABS.MT_POSITION_Y: axis(0, 7200)]),
-        make("gestured stroke panel", [ABS.MT_SLOT: axis(0, 9), ABS.MT_POSITION_X: axis(0, 1540, res: 10),
-                                       ABS.MT_POSITION_Y: axis(0, 860, res: 10), ABS.MT_TRACKING_ID: axis(0, 65535)]),
+        make(
+            "Atmel maXTouch Touchscreen",
+            [
+                ABS.X: axis(0, 799), ABS.Y: axis(0, 479), ABS.MT_SLOT: axis(0, 9),
+                ABS.MT_POSITION_X: axis(0, 799), ABS.MT_POSITION_Y: axis(0, 479),
+                ABS.MT_TOOL_TYPE: axis(0, 2), ABS.MT_TRACKING_ID: axis(0, 65535),
+            ]),
+        make(
+            "EP0430M09",
+            [
+                ABS.X: axis(0, 1279), ABS.Y: axis(0, 767), ABS.MT_SLOT: axis(0, 4),
+                ABS.MT_POSITION_X: axis(0, 1279), ABS.MT_POSITION_Y: axis(0, 767),
+                ABS.MT_TRACKING_ID: axis(0, 65535),
+            ]),
+        make(
+            "N-Trig-MultiTouch-Virtual-Device",
+            [
+                ABS.X: axis(0, 9600), ABS.Y: axis(0, 7200),
+                ABS.MT_TOUCH_MAJOR: axis(0, 9600), 0x31: axis(0, 7200),
+                0x34: axis(0, 1), ABS.MT_POSITION_X: axis(0, 9600),
+                ABS.MT_POSITION_Y: axis(0, 7200),
+            ]),
+        make(
+            "gestured stroke panel",
+            [
+                ABS.MT_SLOT: axis(0, 9), ABS.MT_POSITION_X: axis(0, 1540, res: 10),
+                ABS.MT_POSITION_Y: axis(0, 860, res: 10), ABS.MT_TRACKING_ID: axis(0, 65535),
+            ]),
         make("single touch", [ABS.X: axis(0, 4095), ABS.Y: axis(0, 4095)]),
     ]
 }()
@@ -97,8 +115,10 @@ let events: [(UInt16, UInt16)] = [
     (EV.ABS, ABS.MT_TOUCH_MAJOR),
 ]
 
-let calibrations: [[Double]] = [DeviceGeometry.identity, [0, 1, 0, 1, 0, 0], [-1, 0, 1, 0, 1, 0],
-                                [1.2, 0, -0.1, 0, 1.2, -0.1], [1e300, -1e300, 5, 3, 1e-300, -2]]
+let calibrations: [[Double]] = [
+    DeviceGeometry.identity, [0, 1, 0, 1, 0, 0], [-1, 0, 1, 0, 1, 0],
+    [1.2, 0, -0.1, 0, 1.2, -0.1], [1e300, -1e300, 5, 3, 1e-300, -2],
+]
 
 /// Touch lifecycles, from the decoder's frames.
 struct TouchChecker {
@@ -107,7 +127,8 @@ struct TouchChecker {
 
     mutating func check(_ frame: borrowing TouchFrame) {
         for t in frame.touches {
-            require(t.normalised.x.isFinite && (0...1).contains(t.normalised.x)
+            require(
+                t.normalised.x.isFinite && (0...1).contains(t.normalised.x)
                     && (0...1).contains(t.normalised.y), "touch \(t.id) at \(t.normalised)")
             require(t.position.x.isFinite && t.position.y.isFinite, "touch \(t.id) at \(t.position) mm")
             switch t.phase {
@@ -128,7 +149,8 @@ struct GestureChecker {
     var open: Set<String> = []
 
     mutating func check(_ e: GestureEvent) {
-        require(e.locationNormalised.x.isFinite && (0...1).contains(e.locationNormalised.x)
+        require(
+            e.locationNormalised.x.isFinite && (0...1).contains(e.locationNormalised.x)
                 && (0...1).contains(e.locationNormalised.y), "location \(e.locationNormalised) in \(e.json)")
         require(e.location.x.isFinite && e.location.y.isFinite, "location_mm \(e.location) in \(e.json)")
         let json = e.json
@@ -137,7 +159,8 @@ struct GestureChecker {
             switch e.state {
             case .began: require(open.insert(e.name).inserted, "\(e.name) began twice: \(json)")
             case .changed: require(open.contains(e.name), "\(e.name) changed while not begun: \(json)")
-            case .ended, .cancelled: require(open.remove(e.name) != nil, "\(e.name) \(e.state) while not begun: \(json)")
+            case .ended, .cancelled:
+                require(open.remove(e.name) != nil, "\(e.name) \(e.state) while not begun: \(json)")
             case .failed: require(!open.contains(e.name), "\(e.name) failed while begun (not cancelled): \(json)")
             case .recognized, .possible: require(false, "continuous \(e.name) \(e.state): \(json)")
             }
@@ -157,7 +180,8 @@ func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     } else {
         // Any ranges: from the input.
         guard let x0 = r.i32(), let x1 = r.i32(), let y0 = r.i32(), let y1 = r.i32(), let res = r.i32(),
-              let slots = r.i32() else { return 0 }
+            let slots = r.i32()
+        else { return 0 }
         device = devices[Int(choice) % devices.count]
         device.axes[ABS.MT_POSITION_X] = axis(x0, x1, res: res)
         device.axes[ABS.MT_POSITION_Y] = axis(y0, y1, res: res &+ 1)
@@ -172,15 +196,18 @@ func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         device = device.convertedToSlots
     }
     guard let x = device.xAxis, let y = device.yAxis else { return 0 }
-    let geometry = DeviceGeometry(x: x, y: y, calibration: calibrations[Int(setup >> 2) % calibrations.count],
-                                  rotation: Rotation.allCases[Int(setup & 3)])
+    let geometry = DeviceGeometry(
+        x: x, y: y, calibration: calibrations[Int(setup >> 2) % calibrations.count],
+        rotation: Rotation.allCases[Int(setup & 3)])
     // Touches already down when the device is opened, and the kernel's slot.
     let initialIDs: [Int32] = converter == nil ? (0..<8).map { initial & (1 << $0) != 0 ? Int32(1000 + $0) : -1 } : []
     let initialSlot = Int(setup >> 5)
     let config = (Int(choice) / devices.count) & 1 == 0 ? configuration : phoneConfiguration
-    let pipeline = DevicePipeline(description: device, geometry: geometry, configuration: config,
-                                  initialTrackingIDs: initialIDs, initialSlot: initialSlot)
-    var shadow = SlotDecoder(device: device, geometry: geometry, initialTrackingIDs: initialIDs, initialSlot: initialSlot)
+    let pipeline = DevicePipeline(
+        description: device, geometry: geometry, configuration: config,
+        initialTrackingIDs: initialIDs, initialSlot: initialSlot)
+    var shadow = SlotDecoder(
+        device: device, geometry: geometry, initialTrackingIDs: initialIDs, initialSlot: initialSlot)
     var touches = TouchChecker()
     var gestures = GestureChecker()
     var time = EventTime(microseconds: 1_000_000)
@@ -208,7 +235,8 @@ func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             continue
         }
         if selector == 0xFE { break }  // the device is removed
-        let (type, code) = Int(selector) < events.count * 12
+        let (type, code) =
+            Int(selector) < events.count * 12
             ? events[Int(selector) % events.count] : (EV.ABS, UInt16(selector) & 0x3f)
         let e = RawEvent(time: time, type: type, code: code, value: value)
         if let converter { converter.put(e, feed) } else { feed(e) }

@@ -16,7 +16,10 @@ func fuzzEvemu(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     do {
         let recording = try EvemuRecording(parsing: text)
         if let d = recording.device {
-            for axis in d.axes.values { _ = axis.span; _ = axis.fraction(axis.maximum) }
+            for axis in d.axes.values {
+                _ = axis.span
+                _ = axis.fraction(axis.maximum)
+            }
             _ = d.slotCount
             _ = d.axisProblems
         }
@@ -27,8 +30,9 @@ func fuzzEvemu(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var open: Set<String> = []
     do {
         try Replay.stream(text: text, configuration: configuration) { e in
-            require((0...1).contains(e.locationNormalised.x) && (0...1).contains(e.locationNormalised.y),
-                    "location \(e.locationNormalised) outside 0…1 in \(e.json)")
+            require(
+                (0...1).contains(e.locationNormalised.x) && (0...1).contains(e.locationNormalised.y),
+                "location \(e.locationNormalised) outside 0…1 in \(e.json)")
             if e.kind.isContinuous {
                 switch e.state {
                 case .began: require(open.insert(e.name).inserted, "\(e.name) began twice")

@@ -13,21 +13,31 @@ func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let limits = setup & 1 == 0 ? ClientSession.Limits() : ClientSession.Limits(maxLineBytes: 64, maxErrors: 3)
     var session = ClientSession(limits: limits)
     var closed = false
-    let sample = GestureEvent(name: "pan", kind: .pan, state: .began, time: .zero, device: "panel", fingers: 2,
-                              location: Point(x: 1, y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
-                              detail: .pan(translation: .zero, velocity: .zero))
+    let sample = GestureEvent(
+        name: "pan", kind: .pan, state: .began, time: .zero, device: "panel", fingers: 2,
+        location: Point(x: 1, y: 2), locationNormalised: Point(x: 0.5, y: 0.5),
+        detail: .pan(translation: .zero, velocity: .zero))
     func check(_ actions: [ClientSession.Action]) {
         for a in actions {
             require(!closed, "\(a) after close")
             switch a {
             case .send(let line):
                 require(!line.utf8.contains(UInt8(ascii: "\n")), "a reply spans lines: \(line)")
-                guard case .object? = try? JSONValue.parse(line) else { require(false, "not a JSON object: \(line)"); return }
+                guard case .object? = try? JSONValue.parse(line) else {
+                    require(false, "not a JSON object: \(line)")
+                    return
+                }
             case .subscribe(let filter):
-                guard case .object? = try? JSONValue.parse(filter.json) else { require(false, "filter JSON: \(filter.json)"); return }
+                guard case .object? = try? JSONValue.parse(filter.json) else {
+                    require(false, "filter JSON: \(filter.json)")
+                    return
+                }
                 _ = filter.matches(sample)
             case .sendSubscribed(let filter, let id):
-                guard case .object? = try? JSONValue.parse(filter.json) else { require(false, "filter JSON: \(filter.json)"); return }
+                guard case .object? = try? JSONValue.parse(filter.json) else {
+                    require(false, "filter JSON: \(filter.json)")
+                    return
+                }
                 if let id { require((try? JSONValue.parse(id.json)) != nil, "request id JSON: \(id.json)") }
             case .sendStatus(let id):
                 if let id { require((try? JSONValue.parse(id.json)) != nil, "request id JSON: \(id.json)") }
@@ -37,8 +47,10 @@ func fuzzProtocol(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                 let replies: [ControlReply]
                 switch request {
                 case .rotate(let r, let device):
-                    replies = [.rotated(r, devices: device.map { [$0] } ?? []),
-                               .refused(.unknownDevice, "no touchscreen named '\(device ?? "")' is in use")]
+                    replies = [
+                        .rotated(r, devices: device.map { [$0] } ?? []),
+                        .refused(.unknownDevice, "no touchscreen named '\(device ?? "")' is in use"),
+                    ]
                 case .profile(let name):
                     require(Profiles.nameProblem(name) == nil, "a bad profile name passed: \(name)")
                     replies = [.profile(RuntimeProfile(name: name), recognizers: [name], warning: name)]

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 #if FUZZING
-import CFuzzer
+    import CFuzzer
 #endif
 
 /// The signature of a libFuzzer test function.
@@ -13,12 +13,12 @@ public typealias FuzzTest = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 /// `swift build`), the fuzz targets only say how to build them.
 public func runFuzzer(_ test: FuzzTest) -> Never {
     #if FUZZING
-    var argc = CommandLine.argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-    exit(LLVMFuzzerRunDriver(&argc, &argv, test))
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, test))
     #else
-    printError("this fuzz target was built without libFuzzer; build and run it with scripts/fuzz.sh")
-    exit(2)
+        printError("this fuzz target was built without libFuzzer; build and run it with scripts/fuzz.sh")
+        exit(2)
     #endif
 }
 

@@ -9,10 +9,14 @@ public struct Relations: Sendable, Equatable {
     public var canPrevent = true
     /// When false, others beginning do not force this one to fail.
     public var canBePrevented = true
-    public init(requiresFailureOf: [Int] = [], simultaneousWith: [Int] = [], canPrevent: Bool = true,
-                canBePrevented: Bool = true) {
-        self.requiresFailureOf = requiresFailureOf; self.simultaneousWith = simultaneousWith
-        self.canPrevent = canPrevent; self.canBePrevented = canBePrevented
+    public init(
+        requiresFailureOf: [Int] = [], simultaneousWith: [Int] = [], canPrevent: Bool = true,
+        canBePrevented: Bool = true
+    ) {
+        self.requiresFailureOf = requiresFailureOf
+        self.simultaneousWith = simultaneousWith
+        self.canPrevent = canPrevent
+        self.canBePrevented = canBePrevented
     }
 }
 
@@ -27,7 +31,9 @@ public struct RecognizerFilter: Sendable, Equatable {
     /// The runtime profiles it belongs to: it takes part only while one of them is active.
     public var profiles: [String] = [Profiles.defaultName]
     public init(devices: [String] = [], region: Box? = nil, edge: EdgeFilter? = nil) {
-        self.devices = devices; self.region = region; self.edge = edge
+        self.devices = devices
+        self.region = region
+        self.edge = edge
     }
 
     func accepts(device: String, start: Point) -> Bool {
@@ -98,7 +104,10 @@ public final class Arena {
         var inProfile = true
 
         init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
-            self.name = name; self.recognizer = recognizer; self.filter = filter; self.relations = relations
+            self.name = name
+            self.recognizer = recognizer
+            self.filter = filter
+            self.relations = relations
             fingers = recognizer.fingers
             kind = recognizer.kind
             edgeName = filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }
@@ -155,8 +164,10 @@ public final class Arena {
     }
 
     /// Adds a recognizer. Relations refer to members by index in adding order.
-    public func add(name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
-                    relations: Relations = Relations()) {
+    public func add(
+        name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
+        relations: Relations = Relations()
+    ) {
         let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
         m.traced = log?.traces(name) ?? false
         m.inProfile = takesPart(filter)
@@ -222,7 +233,8 @@ public final class Arena {
             quiet.time = at
             dispatch(i, .timeout(at), quiet, into: &events)
             if members[i].ledger.tag == .possible || members[i].ledger.tag == .active,
-               let d = members[i].recognizer.deadline, d <= at {
+                let d = members[i].recognizer.deadline, d <= at
+            {
                 // A recognizer that does not move its deadline would spin here.
                 bug("\(members[i].name): its timer at \(at) did not advance", at: at)
                 fail(i, .arena(.timerDidNotAdvance(at)), at: at, into: &events)
@@ -245,7 +257,8 @@ public final class Arena {
         let sequence = sequence
         for i in roster.indices {
             let takesPart = roster[i]._withUnsafeGuaranteedRef { m in
-                m.ledger.sequence == sequence && (m.ledger.tag == .possible || m.ledger.tag == .active || m.ledger.tag == .held)
+                m.ledger.sequence == sequence
+                    && (m.ledger.tag == .possible || m.ledger.tag == .active || m.ledger.tag == .held)
             }
             if takesPart { dispatch(i, .frame(input), frame, into: &events) }
         }
@@ -255,7 +268,9 @@ public final class Arena {
                 if members[i].ledger.tag == .active {
                     // A continuous gesture must end when its touches are gone.
                     members[i].ledger.status = .done(.cancelled)
-                    emit(i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive), into: &events)
+                    emit(
+                        i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive),
+                        into: &events)
                 } else if members[i].ledger.tag == .possible && members[i].recognizer.deadline == nil {
                     fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
@@ -297,13 +312,17 @@ public final class Arena {
     /// recognizer shares are applied first (a cancelled touch; more fingers than
     /// it takes, or fewer than it needs at the last lift, while it is possible),
     /// then the recognizer's own machine; the arena applies what it proposes.
-    private func dispatch(_ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
-                          into events: inout [GestureEvent]) {
+    private func dispatch(
+        _ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
+        into events: inout [GestureEvent]
+    ) {
         roster[i]._withUnsafeGuaranteedRef { dispatch($0, i, event, frame, into: &events) }
     }
 
-    private func dispatch(_ m: Member, _ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
-                          into events: inout [GestureEvent]) {
+    private func dispatch(
+        _ m: Member, _ i: Int, _ event: RecognizerEvent, _ frame: borrowing TouchFrame,
+        into events: inout [GestureEvent]
+    ) {
         let r = m.recognizer
         let traced = m.traced
         let before = traced ? r.stateDescription : ""
@@ -414,13 +433,17 @@ public final class Arena {
             let discrete: Bool = if case .recognize = p { true } else { false }
             switch members[i].ledger.status {
             case .possible: transition(i, Held(report: r, discrete: discrete), at: time, into: &events)
-            case .held(var h): h.report = r; members[i].ledger.status = .held(h)
+            case .held(var h):
+                h.report = r
+                members[i].ledger.status = .held(h)
             case .active, .idle, .done: forbidden(p, i, at: time)
             }
         case .change(let r):
             switch members[i].ledger.status {
             case .active: emit(i, .changed, at: time, report: r, reason: nil, into: &events)
-            case .held(var h): h.report = r; members[i].ledger.status = .held(h)
+            case .held(var h):
+                h.report = r
+                members[i].ledger.status = .held(h)
             case .possible, .idle, .done: forbidden(p, i, at: time)
             }
         case .end(let r):
@@ -428,7 +451,9 @@ public final class Arena {
             case .active:
                 members[i].ledger.status = .done(.ended)
                 emit(i, .ended, at: time, report: r, reason: nil, into: &events)
-            case .held(var h): h.ended = r; members[i].ledger.status = .held(h)
+            case .held(var h):
+                h.ended = r
+                members[i].ledger.status = .held(h)
             case .possible, .idle, .done: forbidden(p, i, at: time)
             }
         }
@@ -436,7 +461,9 @@ public final class Arena {
 
     /// A proposal the member's status forbids: a bug in its recognizer.
     private func forbidden(_ p: Proposal, _ i: Int, at time: EventTime) {
-        bug("\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].ledger.status); dropped", at: time)
+        bug(
+            "\(members[i].name) (\(members[i].recognizer.kind.rawValue)) proposed \(Self.name(p)) while \(members[i].ledger.status); dropped",
+            at: time)
     }
 
     private static func name(_ p: Proposal) -> String {
@@ -463,8 +490,10 @@ public final class Arena {
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
-        for j in members.indices where j != i && members[j].ledger.tag == .active
-            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(j, i) {
+        for j in members.indices
+        where j != i && members[j].ledger.tag == .active
+            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(j, i)
+        {
             fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
@@ -494,12 +523,16 @@ public final class Arena {
             if members[j].ledger.status.undecided {
                 fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
-            dropPending(of: j, from: members[i].ledger.decisionStart, because: .arena(.requirementSucceeded(name, began: began)),
-                        at: time, into: &events)
+            dropPending(
+                of: j, from: members[i].ledger.decisionStart,
+                because: .arena(.requirementSucceeded(name, began: began)),
+                at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
-        for j in members.indices where j != i && members[j].ledger.status.undecided
-            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(i, j) {
+        for j in members.indices
+        where j != i && members[j].ledger.status.undecided
+            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(i, j)
+        {
             fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
         }
     }
@@ -510,7 +543,8 @@ public final class Arena {
         // Release those held only for this one, now or for an earlier sequence.
         for k in members[i].requiredBy {
             if case .held(let h) = members[k].ledger.status,
-               members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: members[k].ledger.sequence) }) {
+                members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: members[k].ledger.sequence) })
+            {
                 trace("\(members[k].name): held → released (\(members[i].name) failed)", of: k, at: time)
                 members[k].ledger.status = .possible
                 transition(k, h, at: time, into: &events)
@@ -556,8 +590,11 @@ public final class Arena {
             if requirements.isEmpty && (m.ledger.tag == .held || !m.ledger.pending.isEmpty) {
                 return "\(device): \(m.name): holds a decision without requirements"
             }
-            if m.ledger.tag == .held && requirements.allSatisfy({ members[$0].ledger.standsAside(from: m.ledger.sequence) }) {
-                return "\(device): \(m.name): held for sequence \(m.ledger.sequence) though every requirement stands aside"
+            if m.ledger.tag == .held
+                && requirements.allSatisfy({ members[$0].ledger.standsAside(from: m.ledger.sequence) })
+            {
+                return
+                    "\(device): \(m.name): held for sequence \(m.ledger.sequence) though every requirement stands aside"
             }
         }
         return nil
@@ -569,27 +606,34 @@ public final class Arena {
         var n = 0
         while n < members[k].ledger.pending.count {
             let p = members[k].ledger.pending[n]
-            guard members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: p.sequence) }) else { n += 1; continue }
+            guard members[k].relations.requiresFailureOf.allSatisfy({ standsAside($0, from: p.sequence) }) else {
+                n += 1
+                continue
+            }
             members[k].ledger.pending.remove(at: n)
             trace("\(members[k].name): held decision for sequence \(p.sequence) released", of: k, at: time)
             if p.held.discrete {
                 emit(k, .recognized, at: time, report: p.held.report, reason: nil, into: &events)
             } else {
                 emit(k, .began, at: time, report: p.held.report, reason: nil, into: &events)
-                emit(k, p.held.ended == nil ? .cancelled : .ended, at: time, report: p.held.ended,
-                     reason: p.held.ended == nil ? .arena(.touchesGoneWhenReleased) : nil, into: &events)
+                emit(
+                    k, p.held.ended == nil ? .cancelled : .ended, at: time, report: p.held.ended,
+                    reason: p.held.ended == nil ? .arena(.touchesGoneWhenReleased) : nil, into: &events)
             }
             let name = members[k].name
             for j in members[k].requiredBy {
-                dropPending(of: j, from: 0, upTo: p.sequence, because: .arena(.requirementSucceeded(name, began: false)),
-                            at: time, into: &events)
+                dropPending(
+                    of: j, from: 0, upTo: p.sequence, because: .arena(.requirementSucceeded(name, began: false)),
+                    at: time, into: &events)
             }
         }
     }
 
     /// Fails the held decisions of `j` about sequences in `from…upTo`.
-    private func dropPending(of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
-                             into events: inout [GestureEvent]) {
+    private func dropPending(
+        of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
+        into events: inout [GestureEvent]
+    ) {
         guard !members[j].ledger.pending.isEmpty else { return }
         var n = 0
         while n < members[j].ledger.pending.count {
@@ -603,16 +647,21 @@ public final class Arena {
         }
     }
 
-    private func emit(_ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: Reason?,
-                      into events: inout [GestureEvent]) {
+    private func emit(
+        _ i: Int, _ state: GestureState, at time: EventTime, report: Report?, reason: Reason?,
+        into events: inout [GestureEvent]
+    ) {
         let m = members[i]
         // Every frame of a pan is a change: the trace keeps to transitions.
-        if m.traced && !outcomeTraced && state != .changed { trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time) }
-        events.append(GestureEvent(
-            name: m.name, kind: m.kind, state: state, time: time, device: device,
-            fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
-            locationNormalised: report?.locationNormalised ?? lastNormalised,
-            detail: report?.detail ?? .none, reason: reason, edge: m.edgeName, step: report?.step))
+        if m.traced && !outcomeTraced && state != .changed {
+            trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time)
+        }
+        events.append(
+            GestureEvent(
+                name: m.name, kind: m.kind, state: state, time: time, device: device,
+                fingers: report?.fingers ?? lastFingers, location: report?.location ?? lastLocation,
+                locationNormalised: report?.locationNormalised ?? lastNormalised,
+                detail: report?.detail ?? .none, reason: reason, edge: m.edgeName, step: report?.step))
     }
 
     // MARK: - Log

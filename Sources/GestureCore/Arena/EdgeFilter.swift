@@ -63,9 +63,14 @@ public struct EdgeFilter: Sendable, Equatable {
     /// next report, microseconds later, is no speed.
     static let firstMotionMinimum = Millis(8)
 
-    public init(edge: Edge, marginMM: Double = EdgeFilter.defaultMarginMM, range: ClosedRange<Double>? = nil,
-                at: At = .start) {
-        self.edge = edge; self.marginMM = marginMM; self.range = range; self.at = at
+    public init(
+        edge: Edge, marginMM: Double = EdgeFilter.defaultMarginMM, range: ClosedRange<Double>? = nil,
+        at: At = .start
+    ) {
+        self.edge = edge
+        self.marginMM = marginMM
+        self.range = range
+        self.at = at
     }
 
     /// The side a point is at, horizontally and vertically, on an area of `area` mm.
@@ -120,7 +125,10 @@ public struct EdgeFilter: Sendable, Equatable {
             let want = edge.sides
             // The point that made the wanted side, for the range.
             if (want.horizontal != nil && startH != want.horizontal)
-                || (want.vertical != nil && startV != want.vertical) { judged = end }
+                || (want.vertical != nil && startV != want.vertical)
+            {
+                judged = end
+            }
         }
         if edge == .none {
             if h != nil || v != nil { return .atAnEdge }
@@ -181,7 +189,10 @@ struct FirstFinger {
         id = nil
         motion = nil
         for t in frame.touches where t.phase == .began {
-            id = t.id; landing = t.position; current = t.position; landedAt = frame.time
+            id = t.id
+            landing = t.position
+            current = t.position
+            landedAt = frame.time
             return
         }
     }
@@ -193,8 +204,10 @@ struct FirstFinger {
             current = t.position
             let elapsed = frame.time - landedAt
             if motion == nil && frame.time > landedAt
-                && ((elapsed >= EdgeFilter.firstMotionMinimum && t.position.distance(to: landing) >= EdgeFilter.firstMotionMM)
-                    || elapsed >= EdgeFilter.firstMotionWindow || t.phase.isFinal) {
+                && ((elapsed >= EdgeFilter.firstMotionMinimum
+                    && t.position.distance(to: landing) >= EdgeFilter.firstMotionMM)
+                    || elapsed >= EdgeFilter.firstMotionWindow || t.phase.isFinal)
+            {
                 motion = (t.position, frame.time)
                 return true
             }

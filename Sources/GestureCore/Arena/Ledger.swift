@@ -103,7 +103,9 @@ extension Arena {
         /// The first of its own invariants (1–4 above) that does not hold, or nil.
         func violation(now: UInt64) -> String? {
             if tag != status.tag { return "tag \(tag) does not match status \(status)" }
-            if decisionStart > sequence { return "decision starts at sequence \(decisionStart), after its sequence \(sequence)" }
+            if decisionStart > sequence {
+                return "decision starts at sequence \(decisionStart), after its sequence \(sequence)"
+            }
             if sequence > now { return "sequence \(sequence) is after the arena's \(now)" }
             if failedThrough > now { return "failed through sequence \(failedThrough), after the arena's \(now)" }
             if (tag == .idle || status == .done(.failed)) && failedThrough < sequence {

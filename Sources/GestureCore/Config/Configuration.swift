@@ -56,7 +56,8 @@ public enum RecognizerParameters: Sendable, Equatable {
             mutating func visit<P>(_ keys: [ParameterKey<P>], _ p: inout P) {
                 for k in keys {
                     guard let upperKey = k.atMost, let upper = keys.first(where: { $0.key == upperKey }),
-                          let lo = k.number(in: p), let hi = upper.number(in: p) else { continue }
+                        let lo = k.number(in: p), let hi = upper.number(in: p)
+                    else { continue }
                     bounds.append(Bounds(lowerKey: k.key, lower: lo, upperKey: upperKey, upper: hi))
                 }
             }
@@ -97,7 +98,8 @@ public struct RecognizerConfig: Sendable, Equatable {
     public var canBePrevented = true
 
     public init(name: String, parameters: RecognizerParameters) {
-        self.name = name; self.parameters = parameters
+        self.name = name
+        self.parameters = parameters
     }
     public var kind: GestureKind { parameters.kind }
 }
@@ -110,7 +112,9 @@ public struct DeviceMatch: Sendable, Equatable {
     public var vendorProduct: String?
     public var syspath: String?
     public init(name: String? = nil, vendorProduct: String? = nil, syspath: String? = nil) {
-        self.name = name; self.vendorProduct = vendorProduct; self.syspath = syspath
+        self.name = name
+        self.vendorProduct = vendorProduct
+        self.syspath = syspath
     }
 
     public func matches(_ d: DeviceDescription, syspath: String? = nil) -> Bool {
@@ -145,7 +149,9 @@ public struct Configuration: Sendable, Equatable {
     public var warnings: [String] = []
 
     public init(recognizers: [RecognizerConfig], devices: [DeviceRule] = [], source: String = "<built-in>") {
-        self.recognizers = recognizers; self.devices = devices; self.source = source
+        self.recognizers = recognizers
+        self.devices = devices
+        self.source = source
     }
 
     /// The first rule that matches the device, if any.
@@ -155,13 +161,16 @@ public struct Configuration: Sendable, Equatable {
 
     /// The geometry to use for a device: its resolution, else the configured size,
     /// else the fallback (the caller warns when `sizeSource == .fallback`).
-    public func geometry(for d: DeviceDescription, syspath: String? = nil,
-                         calibration: [Double] = DeviceGeometry.identity) -> DeviceGeometry? {
+    public func geometry(
+        for d: DeviceDescription, syspath: String? = nil,
+        calibration: [Double] = DeviceGeometry.identity
+    ) -> DeviceGeometry? {
         guard let x = d.xAxis, let y = d.yAxis else { return nil }
         let r = rule(for: d, syspath: syspath)
         let hasResolution = x.resolution > 0 && y.resolution > 0
-        return DeviceGeometry(x: x, y: y, sizeMM: hasResolution ? nil : r?.sizeMM,
-                              calibration: calibration, rotation: r?.rotation ?? .none)
+        return DeviceGeometry(
+            x: x, y: y, sizeMM: hasResolution ? nil : r?.sizeMM,
+            calibration: calibration, rotation: r?.rotation ?? .none)
     }
 
     /// A fresh arena with every configured recognizer, for one device.
@@ -170,10 +179,12 @@ public struct Configuration: Sendable, Equatable {
         var index: [String: Int] = [:]
         for (i, r) in recognizers.enumerated() { index[r.name] = i }
         for r in recognizers {
-            arena.add(name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
-                      relations: Relations(requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
-                                           simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
-                                           canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
+            arena.add(
+                name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
+                relations: Relations(
+                    requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
+                    simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
+                    canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
         }
         return arena
     }
@@ -190,21 +201,27 @@ public struct Configuration: Sendable, Equatable {
         var problems: [RelationProblem] = []
         let names = Set(recognizers.map(\.name))
         for r in recognizers {
-            for (key, list) in [("requires_failure_of", r.requiresFailureOf), ("simultaneous_with", r.simultaneousWith)] {
+            for (key, list) in [
+                ("requires_failure_of", r.requiresFailureOf), ("simultaneous_with", r.simultaneousWith),
+            ] {
                 for other in list {
                     if other == r.name {
                         problems.append(.init(recognizer: r.name, key: key, message: "a recognizer cannot name itself"))
                     } else if !names.contains(other) {
                         let known = recognizers.map(\.name).joined(separator: ", ")
-                        problems.append(.init(recognizer: r.name, key: key, message: "no recognizer named '\(other)' (known: \(known))"))
+                        problems.append(
+                            .init(
+                                recognizer: r.name, key: key,
+                                message: "no recognizer named '\(other)' (known: \(known))"))
                     }
                 }
             }
         }
         // Cycles in requires_failure_of: depth-first search with colours.
         var colour: [String: Int] = [:]
-        let edges = Dictionary(recognizers.map { ($0.name, $0.requiresFailureOf.filter { names.contains($0) }) },
-                               uniquingKeysWith: { a, _ in a })
+        let edges = Dictionary(
+            recognizers.map { ($0.name, $0.requiresFailureOf.filter { names.contains($0) }) },
+            uniquingKeysWith: { a, _ in a })
         func visit(_ n: String, _ path: [String]) -> [String]? {
             colour[n] = 1
             for m in edges[n] ?? [] {
@@ -218,8 +235,10 @@ public struct Configuration: Sendable, Equatable {
             if let cycle = visit(r.name, []) {
                 let start = cycle.firstIndex(of: cycle.last!)!
                 let loop = cycle[start...].joined(separator: " → ")
-                problems.append(.init(recognizer: cycle[cycle.count - 2], key: "requires_failure_of",
-                                      message: "require-to-fail cycle: \(loop); none of them could ever be recognized"))
+                problems.append(
+                    .init(
+                        recognizer: cycle[cycle.count - 2], key: "requires_failure_of",
+                        message: "require-to-fail cycle: \(loop); none of them could ever be recognized"))
                 break
             }
         }

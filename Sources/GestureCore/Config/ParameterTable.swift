@@ -33,39 +33,49 @@ public struct ParameterKey<P> {
     /// Applied after the key is read from a file that writes it, even out of range.
     public let check: Check?
 
-    public static func integer(_ key: String, _ path: WritableKeyPath<P, Int>, _ range: ClosedRange<Int>, _ documentation: String,
-                               atMost: String? = nil) -> Self {
+    public static func integer(
+        _ key: String, _ path: WritableKeyPath<P, Int>, _ range: ClosedRange<Int>, _ documentation: String,
+        atMost: String? = nil
+    ) -> Self {
         Self(key: key, value: .integer(path, range), documentation: documentation, atMost: atMost, check: nil)
     }
 
-    public static func number(_ key: String, _ path: WritableKeyPath<P, Double>, _ range: ClosedRange<Double>,
-                              _ documentation: String, atMost: String? = nil) -> Self {
+    public static func number(
+        _ key: String, _ path: WritableKeyPath<P, Double>, _ range: ClosedRange<Double>,
+        _ documentation: String, atMost: String? = nil
+    ) -> Self {
         Self(key: key, value: .number(path, range), documentation: documentation, atMost: atMost, check: nil)
     }
 
-    public static func millis(_ key: String, _ path: WritableKeyPath<P, Millis>, _ range: ClosedRange<Double>,
-                              _ documentation: String, check: Check? = nil) -> Self {
+    public static func millis(
+        _ key: String, _ path: WritableKeyPath<P, Millis>, _ range: ClosedRange<Double>,
+        _ documentation: String, check: Check? = nil
+    ) -> Self {
         Self(key: key, value: .millis(path, range), documentation: documentation, atMost: nil, check: check)
     }
 
     public static func choice<E: RawRepresentable & CaseIterable>(
         _ key: String, _ path: WritableKeyPath<P, E>, _ documentation: String, check: Check? = nil
     ) -> Self where E.RawValue == String {
-        Self(key: key,
-             value: .choice(E.allCases.map(\.rawValue), get: { $0[keyPath: path].rawValue },
-                            set: { p, word in if let v = E(rawValue: word) { p[keyPath: path] = v } }),
-             documentation: documentation, atMost: nil, check: check)
+        Self(
+            key: key,
+            value: .choice(
+                E.allCases.map(\.rawValue), get: { $0[keyPath: path].rawValue },
+                set: { p, word in if let v = E(rawValue: word) { p[keyPath: path] = v } }),
+            documentation: documentation, atMost: nil, check: check)
     }
 
     public static func choices<E: RawRepresentable & CaseIterable & Hashable>(
         _ key: String, _ path: WritableKeyPath<P, Set<E>>, item: String, _ documentation: String, check: Check? = nil
     ) -> Self where E.RawValue == String {
         let words = E.allCases.map(\.rawValue)
-        return Self(key: key,
-                    value: .choices(words, item: item,
-                                    get: { p in words.filter { E(rawValue: $0).map(p[keyPath: path].contains) ?? false } },
-                                    set: { p, list in p[keyPath: path] = Set(list.compactMap(E.init(rawValue:))) }),
-                    documentation: documentation, atMost: nil, check: check)
+        return Self(
+            key: key,
+            value: .choices(
+                words, item: item,
+                get: { p in words.filter { E(rawValue: $0).map(p[keyPath: path].contains) ?? false } },
+                set: { p, list in p[keyPath: path] = Set(list.compactMap(E.init(rawValue:))) }),
+            documentation: documentation, atMost: nil, check: check)
     }
 
     /// The value as a number, for the bounds check; nil for words.
@@ -83,21 +93,29 @@ public struct ParameterKey<P> {
         let type: String, range: String, shown: String
         switch value {
         case .integer(let path, let r):
-            type = "integer"; range = "\(r.lowerBound)–\(r.upperBound)"; shown = "\(defaults[keyPath: path])"
+            type = "integer"
+            range = "\(r.lowerBound)–\(r.upperBound)"
+            shown = "\(defaults[keyPath: path])"
         case .number(let path, let r):
-            type = "number"; range = "\(formatBound(r.lowerBound))–\(formatBound(r.upperBound))"
+            type = "number"
+            range = "\(formatBound(r.lowerBound))–\(formatBound(r.upperBound))"
             shown = formatBound(defaults[keyPath: path])
         case .millis(let path, let r):
-            type = "number"; range = "\(formatBound(r.lowerBound))–\(formatBound(r.upperBound))"
+            type = "number"
+            range = "\(formatBound(r.lowerBound))–\(formatBound(r.upperBound))"
             shown = formatBound(defaults[keyPath: path].value)
         case .choice(let words, let get, _):
-            type = "string"; range = words.map { "`\($0)`" }.joined(separator: ", "); shown = "`\(get(defaults))`"
+            type = "string"
+            range = words.map { "`\($0)`" }.joined(separator: ", ")
+            shown = "`\(get(defaults))`"
         case .choices(let words, _, let get, _):
-            type = "list of strings"; range = words.map { "`\($0)`" }.joined(separator: ", ")
+            type = "list of strings"
+            range = words.map { "`\($0)`" }.joined(separator: ", ")
             shown = get(defaults).map { "`\($0)`" }.joined(separator: ", ")
         }
-        return ParameterReference(key: key, type: type, range: range, defaultValue: shown, atMost: atMost,
-                                  documentation: documentation)
+        return ParameterReference(
+            key: key, type: type, range: range, defaultValue: shown, atMost: atMost,
+            documentation: documentation)
     }
 }
 
@@ -122,15 +140,33 @@ extension RecognizerParameters {
     /// where a kind is paired with its table.
     public mutating func visitTable(_ visitor: inout some ParameterTableVisitor) {
         switch self {
-        case .tap(var p): visitor.visit(TapRecognizer.Parameters.keys, &p); self = .tap(p)
-        case .pan(var p): visitor.visit(PanRecognizer.Parameters.keys, &p); self = .pan(p)
-        case .circle(var p): visitor.visit(CircleRecognizer.Parameters.keys, &p); self = .circle(p)
-        case .checkmark(var p): visitor.visit(CheckmarkRecognizer.Parameters.keys, &p); self = .checkmark(p)
-        case .tickle(var p): visitor.visit(TickleRecognizer.Parameters.keys, &p); self = .tickle(p)
-        case .swipe(var p): visitor.visit(SwipeRecognizer.Parameters.keys, &p); self = .swipe(p)
-        case .longPress(var p): visitor.visit(LongPressRecognizer.Parameters.keys, &p); self = .longPress(p)
-        case .pinch(var p): visitor.visit(TwoFingerTransformRecognizer.Parameters.pinchKeys, &p); self = .pinch(p)
-        case .rotate(var p): visitor.visit(TwoFingerTransformRecognizer.Parameters.rotateKeys, &p); self = .rotate(p)
+        case .tap(var p):
+            visitor.visit(TapRecognizer.Parameters.keys, &p)
+            self = .tap(p)
+        case .pan(var p):
+            visitor.visit(PanRecognizer.Parameters.keys, &p)
+            self = .pan(p)
+        case .circle(var p):
+            visitor.visit(CircleRecognizer.Parameters.keys, &p)
+            self = .circle(p)
+        case .checkmark(var p):
+            visitor.visit(CheckmarkRecognizer.Parameters.keys, &p)
+            self = .checkmark(p)
+        case .tickle(var p):
+            visitor.visit(TickleRecognizer.Parameters.keys, &p)
+            self = .tickle(p)
+        case .swipe(var p):
+            visitor.visit(SwipeRecognizer.Parameters.keys, &p)
+            self = .swipe(p)
+        case .longPress(var p):
+            visitor.visit(LongPressRecognizer.Parameters.keys, &p)
+            self = .longPress(p)
+        case .pinch(var p):
+            visitor.visit(TwoFingerTransformRecognizer.Parameters.pinchKeys, &p)
+            self = .pinch(p)
+        case .rotate(var p):
+            visitor.visit(TwoFingerTransformRecognizer.Parameters.rotateKeys, &p)
+            self = .rotate(p)
         }
     }
 

@@ -17,13 +17,17 @@ public enum Profiles {
     /// around) and every name can be read and typed as it is.
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "a profile name must not be empty" }
-        if name.utf8.count > maxNameBytes { return "a profile name is at most \(maxNameBytes) bytes, this one is \(name.utf8.count)" }
+        if name.utf8.count > maxNameBytes {
+            return "a profile name is at most \(maxNameBytes) bytes, this one is \(name.utf8.count)"
+        }
         for (i, scalar) in name.unicodeScalars.enumerated() {
             let letterOrDigit = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
             if letterOrDigit || (i > 0 && (scalar == "_" || scalar == "-" || scalar == ".")) { continue }
-            let found = scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F
+            let found =
+                scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F
                 ? "'\(scalar)'" : "U+\(hex4(scalar.value))"
-            return "a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found \(found) at character \(i + 1)"
+            return
+                "a profile name is made of ASCII letters, digits, '_', '-' and '.', and begins with a letter or a digit; found \(found) at character \(i + 1)"
         }
         return nil
     }

@@ -8,11 +8,13 @@ public enum RecognizerNames {
         let scalars = name.unicodeScalars
         if name.isEmpty { return "a recognizer needs a name: [recognizer.NAME] with NAME not empty" }
         if scalars.allSatisfy(\.properties.isWhitespace) { return "a recognizer name must not be blank" }
-        if scalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+        if scalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+        ) {
             return "a recognizer name must not contain control characters or line breaks"
         }
         if let f = scalars.first(where: { $0.properties.generalCategory == .format }) {
-            return "a recognizer name must not contain invisible or reordering characters such as U+\(Profiles.hex4(f.value))"
+            return
+                "a recognizer name must not contain invisible or reordering characters such as U+\(Profiles.hex4(f.value))"
         }
         if scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
             return "a recognizer name must not begin or end with a space"

@@ -52,12 +52,23 @@ public struct GestureEvent: Sendable, Equatable {
     /// A slider's step: +1 (right or down on the screen as seen) or −1.
     public var step: Int?
 
-    public init(name: String, kind: GestureKind, state: GestureState, time: EventTime, device: String,
-                fingers: Int, location: Point, locationNormalised: Point, detail: GestureDetail = .none,
-                reason: Reason? = nil, edge: Edge? = nil, step: Int? = nil) {
-        self.name = name; self.kind = kind; self.state = state; self.time = time; self.device = device
-        self.fingers = fingers; self.location = location; self.locationNormalised = locationNormalised
-        self.detail = detail; self.cause = reason; self.edge = edge; self.step = step
+    public init(
+        name: String, kind: GestureKind, state: GestureState, time: EventTime, device: String,
+        fingers: Int, location: Point, locationNormalised: Point, detail: GestureDetail = .none,
+        reason: Reason? = nil, edge: Edge? = nil, step: Int? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.state = state
+        self.time = time
+        self.device = device
+        self.fingers = fingers
+        self.location = location
+        self.locationNormalised = locationNormalised
+        self.detail = detail
+        self.cause = reason
+        self.edge = edge
+        self.step = step
     }
 }
 

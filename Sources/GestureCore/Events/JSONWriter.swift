@@ -32,7 +32,12 @@ public struct JSONWriter {
     }
 
     /// Ends the object (`}`).
-    public mutating func close() { write(max: 1) { $0[0] = UInt8(ascii: "}"); return 1 } }
+    public mutating func close() {
+        write(max: 1) {
+            $0[0] = UInt8(ascii: "}")
+            return 1
+        }
+    }
 
     /// The bytes written so far, for one write.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -50,7 +55,10 @@ public struct JSONWriter {
 
     // MARK: fields
 
-    public mutating func field(_ k: StaticString, raw: String) { key(k); appendUTF8(raw) }
+    public mutating func field(_ k: StaticString, raw: String) {
+        key(k)
+        appendUTF8(raw)
+    }
     /// A field whose name is not known until run time (written as is: a name
     /// needs no escaping).
     public mutating func field(named k: String, raw: String) {
@@ -58,22 +66,32 @@ public struct JSONWriter {
         name.withUTF8 { key(UnsafeRawBufferPointer($0)) }
         appendUTF8(raw)
     }
-    public mutating func field(_ k: StaticString, string: String) { key(k); appendQuoted(string) }
+    public mutating func field(_ k: StaticString, string: String) {
+        key(k)
+        appendQuoted(string)
+    }
     public mutating func field(_ k: StaticString, int: Int) {
         key(k)
         write(max: 21) { p in Self.put(UInt64(int.magnitude), negative: int < 0, decimals: 0, at: p) }
     }
-    public mutating func field(_ k: StaticString, bool: Bool) { key(k); appendUTF8(bool ? "true" : "false") }
+    public mutating func field(_ k: StaticString, bool: Bool) {
+        key(k)
+        appendUTF8(bool ? "true" : "false")
+    }
     /// A number with exactly `decimals` digits after the point, as `formatFixed` writes it.
     public mutating func field(_ k: StaticString, fixed value: Double, decimals: Int) {
         key(k)
-        guard let scaled = Self.scaled(value, decimals: decimals) else { appendUTF8(formatFixed(value, decimals: decimals)); return }
+        guard let scaled = Self.scaled(value, decimals: decimals) else {
+            appendUTF8(formatFixed(value, decimals: decimals))
+            return
+        }
         write(max: Self.fixedMax(decimals)) { p in Self.put(scaled, negative: value < 0, decimals: decimals, at: p) }
     }
     public mutating func field(_ k: StaticString, point: Point, decimals: Int) {
         key(k)
         guard let x = Self.scaled(point.x, decimals: decimals), let y = Self.scaled(point.y, decimals: decimals) else {
-            appendUTF8("[" + formatFixed(point.x, decimals: decimals) + "," + formatFixed(point.y, decimals: decimals) + "]")
+            appendUTF8(
+                "[" + formatFixed(point.x, decimals: decimals) + "," + formatFixed(point.y, decimals: decimals) + "]")
             return
         }
         write(max: 3 + 2 * Self.fixedMax(decimals)) { p in
@@ -142,7 +160,10 @@ public struct JSONWriter {
         if done == nil {
             write(max: n) { p in
                 var i = 0
-                for b in s.utf8 { p[i] = b; i += 1 }
+                for b in s.utf8 {
+                    p[i] = b
+                    i += 1
+                }
                 return i
             }
         }
@@ -174,16 +195,33 @@ public struct JSONWriter {
     @inline(__always)
     private static func putEscaped(_ b: UInt8, at p: UnsafeMutablePointer<UInt8>) -> Int {
         switch b {
-        case 0x22, 0x5C: p[0] = 0x5C; p[1] = b; return 2
-        case 0x0A: p[0] = 0x5C; p[1] = UInt8(ascii: "n"); return 2
-        case 0x0D: p[0] = 0x5C; p[1] = UInt8(ascii: "r"); return 2
-        case 0x09: p[0] = 0x5C; p[1] = UInt8(ascii: "t"); return 2
+        case 0x22, 0x5C:
+            p[0] = 0x5C
+            p[1] = b
+            return 2
+        case 0x0A:
+            p[0] = 0x5C
+            p[1] = UInt8(ascii: "n")
+            return 2
+        case 0x0D:
+            p[0] = 0x5C
+            p[1] = UInt8(ascii: "r")
+            return 2
+        case 0x09:
+            p[0] = 0x5C
+            p[1] = UInt8(ascii: "t")
+            return 2
         case 0..<0x20:
-            p[0] = 0x5C; p[1] = UInt8(ascii: "u"); p[2] = 0x30; p[3] = 0x30
+            p[0] = 0x5C
+            p[1] = UInt8(ascii: "u")
+            p[2] = 0x30
+            p[3] = 0x30
             p[4] = 0x30 + (b >> 4)  // 0 or 1
             p[5] = b & 15 < 10 ? 0x30 + b & 15 : 0x57 + b & 15  // lowercase hex
             return 6
-        default: p[0] = b; return 1
+        default:
+            p[0] = b
+            return 1
         }
     }
 

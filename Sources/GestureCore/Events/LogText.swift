@@ -9,7 +9,10 @@ public func sanitizedForLog(_ text: some StringProtocol, maxCharacters: Int = 20
     var out = ""
     var count = 0
     for scalar in text.unicodeScalars {
-        if count >= maxCharacters { out += "…"; break }
+        if count >= maxCharacters {
+            out += "…"
+            break
+        }
         switch scalar.value {
         case 0x0A: out += "\\n"
         case 0x0D: out += "\\r"

@@ -1,24 +1,24 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The core is free of Foundation; libm comes from the C library module.
 #if canImport(Glibc)
-@inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Glibc.atan2(y, x) }
-@inline(__always) func cos(_ a: Double) -> Double { Glibc.cos(a) }
-@inline(__always) func sin(_ a: Double) -> Double { Glibc.sin(a) }
+    @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Glibc.atan2(y, x) }
+    @inline(__always) func cos(_ a: Double) -> Double { Glibc.cos(a) }
+    @inline(__always) func sin(_ a: Double) -> Double { Glibc.sin(a) }
 #elseif canImport(Musl)
-@inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Musl.atan2(y, x) }
-@inline(__always) func cos(_ a: Double) -> Double { Musl.cos(a) }
-@inline(__always) func sin(_ a: Double) -> Double { Musl.sin(a) }
+    @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Musl.atan2(y, x) }
+    @inline(__always) func cos(_ a: Double) -> Double { Musl.cos(a) }
+    @inline(__always) func sin(_ a: Double) -> Double { Musl.sin(a) }
 #else
-@inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Darwin.atan2(y, x) }
-@inline(__always) func cos(_ a: Double) -> Double { Darwin.cos(a) }
-@inline(__always) func sin(_ a: Double) -> Double { Darwin.sin(a) }
+    @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Darwin.atan2(y, x) }
+    @inline(__always) func cos(_ a: Double) -> Double { Darwin.cos(a) }
+    @inline(__always) func sin(_ a: Double) -> Double { Darwin.sin(a) }
 #endif
 
 /// Wraps an angle difference into (-π, π].

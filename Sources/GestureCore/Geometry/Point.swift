@@ -4,7 +4,10 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     public static let zero = Point(x: 0, y: 0)
 
     public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
@@ -26,11 +29,15 @@ public struct Box: Hashable, Sendable {
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
     public init(center: Point, halfSide: Double) {
-        self.init(minX: center.x - halfSide, minY: center.y - halfSide,
-                  maxX: center.x + halfSide, maxY: center.y + halfSide)
+        self.init(
+            minX: center.x - halfSide, minY: center.y - halfSide,
+            maxX: center.x + halfSide, maxY: center.y + halfSide)
     }
     /// The smallest box holding every point; nil for none.
     public init?<S: Sequence>(bounding points: S) where S.Element == Point {
@@ -41,8 +48,10 @@ public struct Box: Hashable, Sendable {
         self = b
     }
     public mutating func include(_ p: Point) {
-        minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
-        minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+        minX = Swift.min(minX, p.x)
+        maxX = Swift.max(maxX, p.x)
+        minY = Swift.min(minY, p.y)
+        maxY = Swift.max(maxY, p.y)
     }
     public var width: Double { maxX - minX }
     public var height: Double { maxY - minY }

@@ -8,7 +8,10 @@ public struct AxisInfo: Hashable, Sendable {
     public var resolution: Int32
 
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
-        self.minimum = minimum; self.maximum = maximum; self.fuzz = fuzz; self.flat = flat
+        self.minimum = minimum
+        self.maximum = maximum
+        self.fuzz = fuzz
+        self.flat = flat
         self.resolution = resolution
     }
     /// `maximum - minimum`, in 64 bits: a device may declare any 32-bit range,
@@ -69,7 +72,8 @@ public struct DeviceDescription: Hashable, Sendable {
         for (label, axis) in [("X", xAxis), ("Y", yAxis)] {
             guard let axis else { continue }
             if !axis.isUsable {
-                problems.append("its \(label) axis has no range (\(axis.minimum)…\(axis.maximum)); positions on it read as 0")
+                problems.append(
+                    "its \(label) axis has no range (\(axis.minimum)…\(axis.maximum)); positions on it read as 0")
             }
             if axis.resolution < 0 {
                 problems.append("its \(label) axis reports a negative resolution (\(axis.resolution)); ignored")

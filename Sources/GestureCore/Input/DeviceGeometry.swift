@@ -29,20 +29,26 @@ public struct DeviceGeometry: Hashable, Sendable {
     /// or three for phones to laptops. The user is warned to set `size_mm`.
     public static let fallbackLongSideMM: Double = 150
 
-    public init(x: AxisInfo, y: AxisInfo, sizeMM: Point? = nil,
-                calibration: [Double] = DeviceGeometry.identity, rotation: Rotation = .none) {
-        self.x = x; self.y = y
-        self.calibration = calibration.count == 6 && calibration.allSatisfy(\.isFinite) ? calibration : DeviceGeometry.identity
+    public init(
+        x: AxisInfo, y: AxisInfo, sizeMM: Point? = nil,
+        calibration: [Double] = DeviceGeometry.identity, rotation: Rotation = .none
+    ) {
+        self.x = x
+        self.y = y
+        self.calibration =
+            calibration.count == 6 && calibration.allSatisfy(\.isFinite) ? calibration : DeviceGeometry.identity
         self.rotation = rotation
         if let sizeMM {
-            self.sizeMM = sizeMM; sizeSource = .config
+            self.sizeMM = sizeMM
+            sizeSource = .config
         } else if x.resolution > 0 && y.resolution > 0 {
             self.sizeMM = Point(x: Double(x.span) / Double(x.resolution), y: Double(y.span) / Double(y.resolution))
             sizeSource = .resolution
         } else {
             let long = Double(max(x.span, y.span, 1))
-            self.sizeMM = Point(x: Double(x.span) / long * DeviceGeometry.fallbackLongSideMM,
-                                y: Double(y.span) / long * DeviceGeometry.fallbackLongSideMM)
+            self.sizeMM = Point(
+                x: Double(x.span) / long * DeviceGeometry.fallbackLongSideMM,
+                y: Double(y.span) / long * DeviceGeometry.fallbackLongSideMM)
             sizeSource = .fallback
         }
     }

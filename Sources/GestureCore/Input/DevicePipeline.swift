@@ -7,13 +7,16 @@ public final class DevicePipeline {
     /// Events produced since the last `drain`.
     public private(set) var events: [GestureEvent] = []
 
-    public init(description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
-                serial: UInt32 = 0, initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
-                initialSlot: Int = 0, initialPositions: [SlotPosition] = [], log: ArenaLog? = nil) {
+    public init(
+        description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
+        serial: UInt32 = 0, initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [],
+        initialSlot: Int = 0, initialPositions: [SlotPosition] = [], log: ArenaLog? = nil
+    ) {
         self.description = description
-        decoder = SlotDecoder(device: description, geometry: geometry, serial: serial,
-                              initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
-                              initialSlot: initialSlot, initialPositions: initialPositions)
+        decoder = SlotDecoder(
+            device: description, geometry: geometry, serial: serial,
+            initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
+            initialSlot: initialSlot, initialPositions: initialPositions)
         arena = configuration.makeArena(device: description.name)
         arena.log = log
         events.reserveCapacity(16)

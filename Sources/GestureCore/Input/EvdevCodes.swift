@@ -49,6 +49,9 @@ public struct RawEvent: Hashable, Sendable {
     public var value: Int32
 
     public init(time: EventTime, type: UInt16, code: UInt16, value: Int32) {
-        self.time = time; self.type = type; self.code = code; self.value = value
+        self.time = time
+        self.type = type
+        self.code = code
+        self.value = value
     }
 }

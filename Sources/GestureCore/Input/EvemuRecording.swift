@@ -6,7 +6,8 @@ public struct EvemuRecording: Sendable {
     public var events: [RawEvent]
 
     public init(device: DeviceDescription?, events: [RawEvent]) {
-        self.device = device; self.events = events
+        self.device = device
+        self.events = events
     }
 
     public struct ParseError: Error, CustomStringConvertible, Sendable {
@@ -71,15 +72,24 @@ public struct EvemuParser {
         func dev() -> DeviceDescription { description ?? DeviceDescription(name: "") }
         switch tag {
         case "N":
-            var d = dev(); d.name = String(rest.trimmingSpaces); description = d
+            var d = dev()
+            d.name = String(rest.trimmingSpaces)
+            description = d
         case "I":
             guard fields.count == 4, let bus = UInt16(fields[0], radix: 16), let v = UInt16(fields[1], radix: 16),
-                  let p = UInt16(fields[2], radix: 16), let ver = UInt16(fields[3], radix: 16)
+                let p = UInt16(fields[2], radix: 16), let ver = UInt16(fields[3], radix: 16)
             else { throw ParseError(line: lineNumber, message: "I: needs bus vendor product version in hex") }
-            var d = dev(); d.bus = bus; d.vendor = v; d.product = p; d.version = ver; description = d
+            var d = dev()
+            d.bus = bus
+            d.vendor = v
+            d.product = p
+            d.version = ver
+            description = d
         case "P":
             for f in fields {
-                guard let b = UInt8(f, radix: 16) else { throw ParseError(line: lineNumber, message: "P: byte '\(f)' is not hex") }
+                guard let b = UInt8(f, radix: 16) else {
+                    throw ParseError(line: lineNumber, message: "P: byte '\(f)' is not hex")
+                }
                 if propertyBytes.count < EvemuParser.propertyCount / 8 { propertyBytes.append(b) }
             }
             description = dev()
@@ -89,7 +99,9 @@ public struct EvemuParser {
             }
             var bytes: [UInt8] = []
             for f in fields.dropFirst() {
-                guard let b = UInt8(f, radix: 16) else { throw ParseError(line: lineNumber, message: "B: byte '\(f)' is not hex") }
+                guard let b = UInt8(f, radix: 16) else {
+                    throw ParseError(line: lineNumber, message: "B: byte '\(f)' is not hex")
+                }
                 bytes.append(b)
             }
             if UInt16(type) == EV.KEY {
@@ -102,12 +114,15 @@ public struct EvemuParser {
             }
             var numbers: [Int32] = []
             for f in fields.dropFirst() {
-                guard let n = Int32(f) else { throw ParseError(line: lineNumber, message: "A: '\(f)' is not a 32-bit number") }
+                guard let n = Int32(f) else {
+                    throw ParseError(line: lineNumber, message: "A: '\(f)' is not a 32-bit number")
+                }
                 numbers.append(n)
             }
             var d = dev()
-            d.axes[code] = AxisInfo(minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
-                                    resolution: numbers.count == 5 ? numbers[4] : 0)
+            d.axes[code] = AxisInfo(
+                minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
+                resolution: numbers.count == 5 ? numbers[4] : 0)
             description = d
         default:
             break
@@ -121,10 +136,14 @@ public struct EvemuParser {
             throw ParseError(line: lineNumber, message: "E: needs sec.usec type code value")
         }
         guard let time = parseTime(fields[0]) else {
-            throw ParseError(line: lineNumber, message: "E: time '\(fields[0])' is not SECONDS.FRACTION in decimal (at most \(EvemuParser.maxSeconds) s)")
+            throw ParseError(
+                line: lineNumber,
+                message:
+                    "E: time '\(fields[0])' is not SECONDS.FRACTION in decimal (at most \(EvemuParser.maxSeconds) s)")
         }
         guard let type = UInt16(fields[1], radix: 16), let code = UInt16(fields[2], radix: 16),
-              let value = Int32(fields[3]) else {
+            let value = Int32(fields[3])
+        else {
             throw ParseError(line: lineNumber, message: "E: type and code must be 16-bit hex, value a 32-bit decimal")
         }
         return RawEvent(time: time, type: type, code: code, value: value)
@@ -149,7 +168,7 @@ private func parseTime(_ s: Substring) -> EventTime? {
     guard let dot = s.firstIndex(of: ".") else { return nil }
     let whole = s[..<dot], fraction = s[s.index(after: dot)...]
     guard !whole.isEmpty, !fraction.isEmpty, whole.utf8.allSatisfy(isDigit), fraction.utf8.allSatisfy(isDigit),
-          let sec = Int64(whole), sec <= EvemuParser.maxSeconds
+        let sec = Int64(whole), sec <= EvemuParser.maxSeconds
     else { return nil }
     var usec: Int64 = 0
     var digits = 0
@@ -157,7 +176,10 @@ private func parseTime(_ s: Substring) -> EventTime? {
         usec = usec * 10 + Int64(c - UInt8(ascii: "0"))
         digits += 1
     }
-    while digits < 6 { usec *= 10; digits += 1 }
+    while digits < 6 {
+        usec *= 10
+        digits += 1
+    }
     return EventTime(seconds: sec, microseconds: usec)
 }
 

@@ -2,7 +2,10 @@
 public struct SlotPosition: Sendable, Equatable {
     public var x: Int32
     public var y: Int32
-    public init(x: Int32, y: Int32) { self.x = x; self.y = y }
+    public init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// Turns the evdev events of one multitouch device (type B slots, or a single-touch
@@ -74,9 +77,11 @@ public struct SlotDecoder {
     ///     single-touch device, ABS_X and ABS_Y): the kernel does not resend an
     ///     unchanged value, so a touch landing where its slot's last one was
     ///     reports no x or no y.
-    public init(device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
-                initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0,
-                initialPositions: [SlotPosition] = []) {
+    public init(
+        device: DeviceDescription, geometry: DeviceGeometry, serial: UInt32 = 0,
+        initialTrackingIDs: [Int32] = [], initialToolTypes: [Int32] = [], initialSlot: Int = 0,
+        initialPositions: [SlotPosition] = []
+    ) {
         self.geometry = geometry
         self.deviceName = device.name
         singleTouch = !device.isMultitouch
@@ -184,22 +189,34 @@ public struct SlotDecoder {
         case ABS.MT_SLOT:
             currentSlot = Int(value)
         case ABS.MT_TRACKING_ID:
-            guard !singleTouch,  slots.indices.contains(currentSlot) else { return }
+            guard !singleTouch, slots.indices.contains(currentSlot) else { return }
             setTrackingID(slot: currentSlot, value, time: time)
         case ABS.MT_POSITION_X:
             guard slots.indices.contains(currentSlot) else { return }
             let v = inRange(value, geometry.x, code: code, time: time)
-            if slots[currentSlot].rawX != v { slots[currentSlot].rawX = v; markMoved(currentSlot) }
+            if slots[currentSlot].rawX != v {
+                slots[currentSlot].rawX = v
+                markMoved(currentSlot)
+            }
         case ABS.MT_POSITION_Y:
             guard slots.indices.contains(currentSlot) else { return }
             let v = inRange(value, geometry.y, code: code, time: time)
-            if slots[currentSlot].rawY != v { slots[currentSlot].rawY = v; markMoved(currentSlot) }
+            if slots[currentSlot].rawY != v {
+                slots[currentSlot].rawY = v
+                markMoved(currentSlot)
+            }
         case ABS.X where singleTouch:
             let v = inRange(value, geometry.x, code: code, time: time)
-            if slots[0].rawX != v { slots[0].rawX = v; markMoved(0) }
+            if slots[0].rawX != v {
+                slots[0].rawX = v
+                markMoved(0)
+            }
         case ABS.Y where singleTouch:
             let v = inRange(value, geometry.y, code: code, time: time)
-            if slots[0].rawY != v { slots[0].rawY = v; markMoved(0) }
+            if slots[0].rawY != v {
+                slots[0].rawY = v
+                markMoved(0)
+            }
         case ABS.MT_TOOL_TYPE:
             guard slots.indices.contains(currentSlot) else { return }
             slots[currentSlot].toolType = value
@@ -224,7 +241,10 @@ public struct SlotDecoder {
     }
 
     private mutating func markMoved(_ i: Int) {
-        if slots[i].live { slots[i].moved = true; dirty = true }
+        if slots[i].live {
+            slots[i].moved = true
+            dirty = true
+        }
     }
 
     private mutating func setTrackingID(slot i: Int, _ id: Int32, time: EventTime) {
@@ -256,9 +276,11 @@ public struct SlotDecoder {
     private mutating func finish(slot i: Int, as phase: TouchPhase) {
         let s = slots[i]
         let n = geometry.normalised(rawX: s.rawX, rawY: s.rawY)
-        finished.append(Touch(id: s.touchID, slot: i, trackingID: s.trackingID, phase: phase,
-                              position: geometry.millimetres(normalised: n), normalised: n,
-                              startTime: s.startTime, startPosition: s.startPosition))
+        finished.append(
+            Touch(
+                id: s.touchID, slot: i, trackingID: s.trackingID, phase: phase,
+                position: geometry.millimetres(normalised: n), normalised: n,
+                startTime: s.startTime, startPosition: s.startPosition))
         slots[i].ignored = true
         slots[i].began = false
         slots[i].moved = false
@@ -302,9 +324,11 @@ public struct SlotDecoder {
             } else {
                 phase = slots[i].moved ? .moved : .stationary
             }
-            frame.touches.append(Touch(id: slots[i].touchID, slot: i, trackingID: slots[i].trackingID,
-                                       phase: phase, position: mm, normalised: n,
-                                       startTime: slots[i].startTime, startPosition: slots[i].startPosition))
+            frame.touches.append(
+                Touch(
+                    id: slots[i].touchID, slot: i, trackingID: slots[i].trackingID,
+                    phase: phase, position: mm, normalised: n,
+                    startTime: slots[i].startTime, startPosition: slots[i].startPosition))
             slots[i].began = false
             slots[i].moved = false
         }

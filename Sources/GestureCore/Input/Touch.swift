@@ -35,11 +35,18 @@ public struct Touch: Sendable {
     public var startTime: EventTime
     public var startPosition: Point
 
-    public init(id: TouchID, slot: Int, trackingID: Int32, phase: TouchPhase, position: Point,
-                normalised: Point, startTime: EventTime, startPosition: Point) {
-        self.id = id; self.slot = slot; self.trackingID = trackingID; self.phase = phase
-        self.position = position; self.normalised = normalised
-        self.startTime = startTime; self.startPosition = startPosition
+    public init(
+        id: TouchID, slot: Int, trackingID: Int32, phase: TouchPhase, position: Point,
+        normalised: Point, startTime: EventTime, startPosition: Point
+    ) {
+        self.id = id
+        self.slot = slot
+        self.trackingID = trackingID
+        self.phase = phase
+        self.position = position
+        self.normalised = normalised
+        self.startTime = startTime
+        self.startPosition = startPosition
     }
 }
 
@@ -55,7 +62,10 @@ public struct TouchFrame: Sendable {
     public var areaMM: Point
 
     public init(time: EventTime, device: String, touches: [Touch], areaMM: Point) {
-        self.time = time; self.device = device; self.touches = touches; self.areaMM = areaMM
+        self.time = time
+        self.device = device
+        self.touches = touches
+        self.areaMM = areaMM
     }
 
     /// Touches still on the surface after this frame.
@@ -73,15 +83,31 @@ public struct TouchFrame: Sendable {
     public var centroid: Point {
         var sum = Point.zero
         var n = 0
-        for t in touches where !t.phase.isFinal { sum += t.position; n += 1 }
-        if n == 0 { for t in touches { sum += t.position; n += 1 } }
+        for t in touches where !t.phase.isFinal {
+            sum += t.position
+            n += 1
+        }
+        if n == 0 {
+            for t in touches {
+                sum += t.position
+                n += 1
+            }
+        }
         return n == 0 ? .zero : sum / Double(n)
     }
     public var centroidNormalised: Point {
         var sum = Point.zero
         var n = 0
-        for t in touches where !t.phase.isFinal { sum += t.normalised; n += 1 }
-        if n == 0 { for t in touches { sum += t.normalised; n += 1 } }
+        for t in touches where !t.phase.isFinal {
+            sum += t.normalised
+            n += 1
+        }
+        if n == 0 {
+            for t in touches {
+                sum += t.normalised
+                n += 1
+            }
+        }
         return n == 0 ? .zero : sum / Double(n)
     }
 }

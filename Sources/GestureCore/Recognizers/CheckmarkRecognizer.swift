@@ -41,7 +41,6 @@ public final class CheckmarkRecognizer: Recognizer {
         case bent(Double, Double, max: Double)
     }
 
-
     public let kind = GestureKind.checkmark
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
@@ -83,8 +82,9 @@ public final class CheckmarkRecognizer: Recognizer {
         guard stroke.count >= 5 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CheckmarkRecognizer.sampleCount, into: &samples)
         smooth(&samples)
-        let kept = hookTrimmedRange(samples, maxFraction: CheckmarkRecognizer.hookFraction,
-                                    minTurnDegrees: CheckmarkRecognizer.hookDegrees, span: 2)
+        let kept = hookTrimmedRange(
+            samples, maxFraction: CheckmarkRecognizer.hookFraction,
+            minTurnDegrees: CheckmarkRecognizer.hookDegrees, span: 2)
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
         if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
         e.strokeBox = Box(bounding: samples[kept])
@@ -105,12 +105,15 @@ public final class CheckmarkRecognizer: Recognizer {
         }
         let firstAngle = degrees(atan2(a.y, a.x))
         let secondAngle = degrees(atan2(-b.y, b.x))
-        e.notes.append("first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up")
+        e.notes.append(
+            "first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up"
+        )
         if firstAngle < parameters.firstArmMinDegrees || firstAngle > parameters.firstArmMaxDegrees {
             return .firstArmAngle(firstAngle, min: parameters.firstArmMinDegrees, max: parameters.firstArmMaxDegrees)
         }
         if secondAngle < parameters.secondArmMinDegrees || secondAngle > parameters.secondArmMaxDegrees {
-            return .secondArmAngle(secondAngle, min: parameters.secondArmMinDegrees, max: parameters.secondArmMaxDegrees)
+            return .secondArmAngle(
+                secondAngle, min: parameters.secondArmMinDegrees, max: parameters.secondArmMaxDegrees)
         }
         let ratio = b.length / max(a.length, 0.001)
         if ratio < parameters.minArmRatio {
@@ -134,7 +137,10 @@ public final class CheckmarkRecognizer: Recognizer {
     private func pathLength(_ from: Int, _ to: Int) -> Double {
         var len = 0.0
         var i = from + 1
-        while i <= to { len += samples[i].distance(to: samples[i - 1]); i += 1 }
+        while i <= to {
+            len += samples[i].distance(to: samples[i - 1])
+            i += 1
+        }
         return len
     }
 
@@ -144,18 +150,28 @@ public final class CheckmarkRecognizer: Recognizer {
 extension CheckmarkRecognizer.Parameters {
     /// The config keys of a `checkmark` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.number("min_arm_ratio", \.minArmRatio, 0.1...20, "second arm at least this many times as long as the first",
-                 atMost: "max_arm_ratio"),
-         .number("max_arm_ratio", \.maxArmRatio, 0.1...50, "second arm at most this many times as long as the first"),
-         .number("min_rise_ratio", \.minRiseRatio, 0...50, "second arm rises at least this many times the first arm's drop"),
-         .number("min_length_mm", \.minLengthMM, 0...500, "both arms together"),
-         .number("first_arm_min_deg", \.firstArmMinDegrees, -90...180, "first arm's angle below horizontal (90 = straight down)",
-                 atMost: "first_arm_max_deg"),
-         .number("first_arm_max_deg", \.firstArmMaxDegrees, -90...180, "first arm's largest angle below horizontal"),
-         .number("second_arm_min_deg", \.secondArmMinDegrees, -90...180, "second arm's angle above horizontal",
-                 atMost: "second_arm_max_deg"),
-         .number("second_arm_max_deg", \.secondArmMaxDegrees, -90...180, "second arm's largest angle above horizontal"),
-         .number("max_arm_bend", \.maxArmBend, 1...10, "path length / straight length of each arm"),
-         .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a checkmark may take")]
+        [
+            .number(
+                "min_arm_ratio", \.minArmRatio, 0.1...20, "second arm at least this many times as long as the first",
+                atMost: "max_arm_ratio"),
+            .number(
+                "max_arm_ratio", \.maxArmRatio, 0.1...50, "second arm at most this many times as long as the first"),
+            .number(
+                "min_rise_ratio", \.minRiseRatio, 0...50,
+                "second arm rises at least this many times the first arm's drop"),
+            .number("min_length_mm", \.minLengthMM, 0...500, "both arms together"),
+            .number(
+                "first_arm_min_deg", \.firstArmMinDegrees, -90...180,
+                "first arm's angle below horizontal (90 = straight down)",
+                atMost: "first_arm_max_deg"),
+            .number("first_arm_max_deg", \.firstArmMaxDegrees, -90...180, "first arm's largest angle below horizontal"),
+            .number(
+                "second_arm_min_deg", \.secondArmMinDegrees, -90...180, "second arm's angle above horizontal",
+                atMost: "second_arm_max_deg"),
+            .number(
+                "second_arm_max_deg", \.secondArmMaxDegrees, -90...180, "second arm's largest angle above horizontal"),
+            .number("max_arm_bend", \.maxArmBend, 1...10, "path length / straight length of each arm"),
+            .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a checkmark may take"),
+        ]
     }
 }

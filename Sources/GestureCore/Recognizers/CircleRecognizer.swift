@@ -45,7 +45,6 @@ public final class CircleRecognizer: Recognizer {
         case corners(Double, max: Double)
     }
 
-
     public let kind = GestureKind.circle
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
@@ -82,8 +81,11 @@ public final class CircleRecognizer: Recognizer {
     /// The decision on a finished stroke.
     public func decide() -> Proposal {
         if let f = failure() { return .fail(.circle(f)) }
-        return .recognize(drawing.tracker.report(.circle(center: fit.center, radiusMM: fit.radius, fitError: fit.error,
-                                                 clockwise: fit.swept > 0, sweptDegrees: abs(fit.swept)), at: fit.center))
+        return .recognize(
+            drawing.tracker.report(
+                .circle(
+                    center: fit.center, radiusMM: fit.radius, fitError: fit.error,
+                    clockwise: fit.swept > 0, sweptDegrees: abs(fit.swept)), at: fit.center))
     }
 
     /// The circle of the last stroke judged.
@@ -96,8 +98,9 @@ public final class CircleRecognizer: Recognizer {
         guard stroke.count >= 8 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples, passes: 2)
-        let kept = hookTrimmedRange(samples, maxFraction: CircleRecognizer.hookFraction,
-                                    minTurnDegrees: CircleRecognizer.hookDegrees, span: 2)
+        let kept = hookTrimmedRange(
+            samples, maxFraction: CircleRecognizer.hookFraction,
+            minTurnDegrees: CircleRecognizer.hookDegrees, span: 2)
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
         if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
         let path = samples[kept]
@@ -108,14 +111,20 @@ public final class CircleRecognizer: Recognizer {
         e.strokeBox = box
         e.innerBox = Box(center: c, halfSide: r * parameters.innerBoxFraction)
         var sq = 0.0
-        for p in path { let d = (p.distance(to: c) - r) / r; sq += d * d }
+        for p in path {
+            let d = (p.distance(to: c) - r) / r
+            sq += d * d
+        }
         let fitError = (sq / Double(path.count)).squareRoot()
         let swept = sweptAngle(path, around: c)
         fit = (c, r, fitError, swept)
-        let cornerShare = turningConcentration(samples, in: kept, span: CircleRecognizer.turnSpan,
-                                               fraction: CircleRecognizer.cornerFraction, turns: &turns, sharpest: &sharpest)
+        let cornerShare = turningConcentration(
+            samples, in: kept, span: CircleRecognizer.turnSpan,
+            fraction: CircleRecognizer.cornerFraction, turns: &turns, sharpest: &sharpest)
         e.corners = sharpest.map { samples[$0] }
-        e.notes.append("radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°, sharpest fifth turns \(formatFixed(cornerShare * 100, decimals: 0))%")
+        e.notes.append(
+            "radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°, sharpest fifth turns \(formatFixed(cornerShare * 100, decimals: 0))%"
+        )
         if r < parameters.minRadiusMM {
             return .radius(r, min: parameters.minRadiusMM)
         }
@@ -151,17 +160,24 @@ public final class CircleRecognizer: Recognizer {
 extension CircleRecognizer.Parameters {
     /// The config keys of a `circle` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.number("tolerance", \.tolerance, 0.01...1, "RMS distance from the fitted circle / radius"),
-         .number("min_radius_mm", \.minRadiusMM, 0...500, "smaller circles are ignored"),
-         .number("min_sweep_deg", \.minSweepDegrees, 90...720, "degrees the stroke must turn around the centre",
-                 atMost: "max_sweep_deg"),
-         .number("max_sweep_deg", \.maxSweepDegrees, 180...1440, "more than this is a spiral, not a circle"),
-         .number("inner_box_fraction", \.innerBoxFraction, 0...1,
-                 "no point may come nearer the centre than this box (× radius): rejects S, 8, spirals"),
-         .number("min_box_coverage", \.minBoxCoverage, 0...1, "the stroke's bounding box must cover this much of the circle's"),
-         .number("max_end_gap", \.maxEndGap, 0...4, "start-to-end distance, in radii"),
-         .number("max_corner_share", \.maxCornerShare, 0.2...1,
-                 "share of the turning done in the sharpest fifth of the stroke (people's circles: 0.28–0.43)"),
-         .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a circle may take")]
+        [
+            .number("tolerance", \.tolerance, 0.01...1, "RMS distance from the fitted circle / radius"),
+            .number("min_radius_mm", \.minRadiusMM, 0...500, "smaller circles are ignored"),
+            .number(
+                "min_sweep_deg", \.minSweepDegrees, 90...720, "degrees the stroke must turn around the centre",
+                atMost: "max_sweep_deg"),
+            .number("max_sweep_deg", \.maxSweepDegrees, 180...1440, "more than this is a spiral, not a circle"),
+            .number(
+                "inner_box_fraction", \.innerBoxFraction, 0...1,
+                "no point may come nearer the centre than this box (× radius): rejects S, 8, spirals"),
+            .number(
+                "min_box_coverage", \.minBoxCoverage, 0...1,
+                "the stroke's bounding box must cover this much of the circle's"),
+            .number("max_end_gap", \.maxEndGap, 0...4, "start-to-end distance, in radii"),
+            .number(
+                "max_corner_share", \.maxCornerShare, 0.2...1,
+                "share of the turning done in the sharpest fifth of the stroke (people's circles: 0.28–0.43)"),
+            .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a circle may take"),
+        ]
     }
 }

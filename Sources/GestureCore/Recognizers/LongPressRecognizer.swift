@@ -55,11 +55,12 @@ public final class LongPressRecognizer: Recognizer {
     public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
         switch (state, event) {
         case (.idle, .frame(let input)):
-            state = .waiting(since: frame.time, start: frame.centroid, at: frame.centroid,
-                             atNormalised: frame.centroidNormalised, fingers: input.fingers)
+            state = .waiting(
+                since: frame.time, start: frame.centroid, at: frame.centroid,
+                atNormalised: frame.centroidNormalised, fingers: input.fingers)
             return .none
         case (.waiting(let since, var start, _, _, _), .frame(let input)):
-            if input.landed { start = frame.centroid } // a finger joining is not movement
+            if input.landed { start = frame.centroid }  // a finger joining is not movement
             let held = frame.time - since
             if input.isLast { return fail(.lifted(after: held, min: parameters.minDuration)) }
             if input.change == .lift { return fail(.fingerLifted(after: held, min: parameters.minDuration)) }
@@ -67,8 +68,9 @@ public final class LongPressRecognizer: Recognizer {
             if moved > parameters.maxMovementMM {
                 return fail(.moved(moved, max: parameters.maxMovementMM, before: parameters.minDuration))
             }
-            state = .waiting(since: since, start: start, at: frame.centroid, atNormalised: frame.centroidNormalised,
-                             fingers: input.fingers)
+            state = .waiting(
+                since: since, start: start, at: frame.centroid, atNormalised: frame.centroidNormalised,
+                fingers: input.fingers)
             return .none
         case (.waiting(_, _, let at, let atNormalised, let live), .timeout):
             if live != parameters.fingers {
@@ -77,9 +79,13 @@ public final class LongPressRecognizer: Recognizer {
             state = .pressing
             return .begin(Report(detail: .none, fingers: live, location: at, locationNormalised: atNormalised))
         case (.pressing, .frame(let input)):
-            let r = Report(detail: .none, fingers: input.maxFingers, location: frame.centroid,
-                           locationNormalised: frame.centroidNormalised)
-            if input.isLast { state = .done; return .end(r) }
+            let r = Report(
+                detail: .none, fingers: input.maxFingers, location: frame.centroid,
+                locationNormalised: frame.centroidNormalised)
+            if input.isLast {
+                state = .done
+                return .end(r)
+            }
             return .change(r)
         case (.idle, .timeout), (.pressing, .timeout), (.done, _):
             return .none
@@ -95,8 +101,10 @@ public final class LongPressRecognizer: Recognizer {
 extension LongPressRecognizer.Parameters {
     /// The config keys of a `long_press` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.integer("fingers", \.fingers, 1...10, "fingers held"),
-         .millis("min_duration_ms", \.minDuration, 50...10_000, "how long they must be held"),
-         .number("max_movement_mm", \.maxMovementMM, 0.1...100, "moving more before the time is up fails it")]
+        [
+            .integer("fingers", \.fingers, 1...10, "fingers held"),
+            .millis("min_duration_ms", \.minDuration, 50...10_000, "how long they must be held"),
+            .number("max_movement_mm", \.maxMovementMM, 0.1...100, "moving more before the time is up fails it"),
+        ]
     }
 }

@@ -121,8 +121,14 @@ public final class PanRecognizer: Recognizer {
                 return .end(report(frame, t, input))
             }
             let here = along / step
-            if here >= Double(level + 1) { level += 1; return .change(report(frame, t, input, step: 1)) }
-            if here <= Double(level - 1) { level -= 1; return .change(report(frame, t, input, step: -1)) }
+            if here >= Double(level + 1) {
+                level += 1
+                return .change(report(frame, t, input, step: 1))
+            }
+            if here <= Double(level - 1) {
+                level -= 1
+                return .change(report(frame, t, input, step: -1))
+            }
             return .none
         case .done:
             return .none
@@ -130,8 +136,9 @@ public final class PanRecognizer: Recognizer {
     }
 
     private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput, step: Int? = nil) -> Report {
-        Report(detail: .pan(translation: t, velocity: velocity.mmPerSecond), fingers: input.maxFingers,
-               location: frame.centroid, locationNormalised: frame.centroidNormalised, step: step)
+        Report(
+            detail: .pan(translation: t, velocity: velocity.mmPerSecond), fingers: input.maxFingers,
+            location: frame.centroid, locationNormalised: frame.centroidNormalised, step: step)
     }
 }
 
@@ -148,7 +155,10 @@ struct VelocityEstimate {
     private var next = 0
     private var count = 0
 
-    mutating func reset() { next = 0; count = 0 }
+    mutating func reset() {
+        next = 0
+        count = 0
+    }
 
     mutating func add(_ translation: Point, at time: EventTime) {
         ringTime[next] = time
@@ -177,13 +187,16 @@ struct VelocityEstimate {
 extension PanRecognizer.Parameters {
     /// The config keys of a `pan` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.integer("min_fingers", \.minFingers, 1...10, "fewest fingers", atMost: "max_fingers"),
-         .integer("max_fingers", \.maxFingers, 1...10, "most fingers"),
-         .number("start_threshold_mm", \.startThresholdMM, 0...100, "movement before the pan begins"),
-         .number("step_mm", \.stepMM, 0...500,
-                 "above 0, a slider: began/changed only every step_mm along its axis, with \"step\": 1 or -1"),
-         .choice("axis", \.axis, "a slider's axis; by default along its edge (needs step_mm)") { p, _ in
-             p.stepMM == 0 ? ("axis", "axis only applies to a slider: set step_mm too") : nil
-         }]
+        [
+            .integer("min_fingers", \.minFingers, 1...10, "fewest fingers", atMost: "max_fingers"),
+            .integer("max_fingers", \.maxFingers, 1...10, "most fingers"),
+            .number("start_threshold_mm", \.startThresholdMM, 0...100, "movement before the pan begins"),
+            .number(
+                "step_mm", \.stepMM, 0...500,
+                "above 0, a slider: began/changed only every step_mm along its axis, with \"step\": 1 or -1"),
+            .choice("axis", \.axis, "a slider's axis; by default along its edge (needs step_mm)") { p, _ in
+                p.stepMM == 0 ? ("axis", "axis only applies to a slider: set step_mm too") : nil
+            },
+        ]
     }
 }

@@ -37,7 +37,8 @@ public enum Reason: Sendable, Equatable {
         switch self {
         case .arena, .teardown: true
         case .touchCancelled, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger, .strokeTookTooLong, .circle,
-             .checkmark, .tickle, .edge: false
+            .checkmark, .tickle, .edge:
+            false
         }
     }
 

@@ -44,7 +44,8 @@ extension Reason: CustomStringConvertible {
             case .offAxis(let degrees, let direction, let max):
                 return "\(n.fixed(degrees, 0))° off \(direction.rawValue) > \(n.fixed(max, 0))°"
             case .directionNotAllowed(let direction, let allowed):
-                return "direction \(direction.rawValue) not in \(allowed.map(\.rawValue).sorted().joined(separator: ", "))"
+                return
+                    "direction \(direction.rawValue) not in \(allowed.map(\.rawValue).sorted().joined(separator: ", "))"
             }
         case .longPress(let f):
             switch f {
@@ -74,13 +75,15 @@ extension Reason: CustomStringConvertible {
             case .sweptTooLittle(let degrees, let min): return "swept \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
             case .sweptTooMuch(let degrees, let max): return "swept \(n.fixed(degrees, 0))° > \(n.fixed(max, 0))°"
             case .insideInnerBox(let p, let halfSide):
-                return "point (\(n.fixed(p.x, 1)), \(n.fixed(p.y, 1))) inside the inner box (±\(n.mm(halfSide)) around the centre)"
+                return
+                    "point (\(n.fixed(p.x, 1)), \(n.fixed(p.y, 1))) inside the inner box (±\(n.mm(halfSide)) around the centre)"
             case .coverage(let c, let min):
                 return "stroke covers \(n.fixed(c * 100, 0))% of the circle's box < \(n.fixed(min * 100, 0))%"
             case .endGap(let gap, let max):
                 return "ends \(n.fixed(gap, 2)) radii from its start > \(n.fixed(max, 2))"
             case .corners(let share, let max):
-                return "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
+                return
+                    "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
             }
         case .checkmark(let f):
             switch f {
@@ -90,9 +93,11 @@ extension Reason: CustomStringConvertible {
             case .noVertex(let sample, let of):
                 return "no vertex: the lowest point is sample \(n.int(sample)) of \(n.int(of)), at an end of the stroke"
             case .firstArmAngle(let degrees, let min, let max):
-                return "first arm points \(n.fixed(degrees, 0))° below horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
+                return
+                    "first arm points \(n.fixed(degrees, 0))° below horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
             case .secondArmAngle(let degrees, let min, let max):
-                return "second arm points \(n.fixed(degrees, 0))° above horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
+                return
+                    "second arm points \(n.fixed(degrees, 0))° above horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
             case .armRatioLow(let ratio, let min):
                 return "second arm \(n.fixed(ratio, 2))× the first < \(n.fixed(min, 2))×"
             case .armRatioHigh(let ratio, let max):
@@ -106,11 +111,14 @@ extension Reason: CustomStringConvertible {
             switch f {
             case .strokeTooSlow(let stroke, let took, let max, let reversals):
                 let duration = took.map { "took \(n.ms($0)) >" } ?? "took longer than"
-                return "too slow: stroke \(n.int(stroke)) \(duration) \(n.ms(max)) (\(n.int(reversals)) reversal\(reversals == 1 ? "" : "s"))"
+                return
+                    "too slow: stroke \(n.int(stroke)) \(duration) \(n.ms(max)) (\(n.int(reversals)) reversal\(reversals == 1 ? "" : "s"))"
             case .tooVertical(let stroke, let vertical, let horizontal, let maxRatio):
-                return "too vertical: stroke \(n.int(stroke)) moved \(n.mm(vertical)) up/down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
+                return
+                    "too vertical: stroke \(n.int(stroke)) moved \(n.mm(vertical)) up/down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
             case .drifted(let vertical, let horizontal, let maxRatio):
-                return "drifted: the strokes moved \(n.mm(vertical)) up or down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
+                return
+                    "drifted: the strokes moved \(n.mm(vertical)) up or down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
             case .tooFewReversals(let count, let needed):
                 return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
             }
@@ -146,12 +154,15 @@ extension Reason: CustomStringConvertible {
     private static func edgeName(_ edge: Edge) -> String {
         switch edge {
         case .left, .right, .top, .bottom: "\(edge.rawValue) edge"
-        case .topLeft, .topRight, .bottomLeft, .bottomRight: "\(edge == .topLeft ? "top left" : edge == .topRight ? "top right" : edge == .bottomLeft ? "bottom left" : "bottom right") corner"
+        case .topLeft, .topRight, .bottomLeft, .bottomRight:
+            "\(edge == .topLeft ? "top left" : edge == .topRight ? "top right" : edge == .bottomLeft ? "bottom left" : "bottom right") corner"
         case .none: "no edge"
         }
     }
 
-    private static func fingersText(_ count: Int, allowed: ClosedRange<Int>, kind: GestureKind, _ n: NumberText) -> String {
+    private static func fingersText(_ count: Int, allowed: ClosedRange<Int>, kind: GestureKind, _ n: NumberText)
+        -> String
+    {
         let many = count > allowed.upperBound
         switch kind {
         case .circle, .checkmark:
@@ -159,14 +170,17 @@ extension Reason: CustomStringConvertible {
         case .tickle:
             return "\(n.int(count)) fingers; tickle is one finger"
         case .pinch, .rotate:
-            return many ? "\(n.int(count)) fingers; \(kind.rawValue) takes two"
-                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound)): \(kind.rawValue) takes two"
+            return many
+                ? "\(n.int(count)) fingers; \(kind.rawValue) takes two"
+                : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound)): \(kind.rawValue) takes two"
         case .pan:
-            return many ? "\(n.int(count)) fingers > max \(n.int(allowed.upperBound))"
-                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < min \(n.int(allowed.lowerBound))"
+            return many
+                ? "\(n.int(count)) fingers > max \(n.int(allowed.upperBound))"
+                : "\(n.int(count)) finger\(count == 1 ? "" : "s") < min \(n.int(allowed.lowerBound))"
         case .tap, .swipe, .longPress:
-            return many ? "\(n.int(count)) fingers > \(n.int(allowed.upperBound))"
-                        : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound))"
+            return many
+                ? "\(n.int(count)) fingers > \(n.int(allowed.upperBound))"
+                : "\(n.int(count)) finger\(count == 1 ? "" : "s") < \(n.int(allowed.lowerBound))"
         }
     }
 }

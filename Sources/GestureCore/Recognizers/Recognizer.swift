@@ -8,8 +8,11 @@ public struct Report: Sendable, Equatable {
     public var step: Int?
 
     public init(detail: GestureDetail, fingers: Int, location: Point, locationNormalised: Point, step: Int? = nil) {
-        self.detail = detail; self.fingers = fingers; self.location = location
-        self.locationNormalised = locationNormalised; self.step = step
+        self.detail = detail
+        self.fingers = fingers
+        self.location = location
+        self.locationNormalised = locationNormalised
+        self.step = step
     }
 }
 
@@ -60,7 +63,10 @@ public struct TouchInput: Sendable, Equatable, CustomStringConvertible {
     public var isLast: Bool { fingers == 0 }
 
     public init(change: Change, fingers: Int, maxFingers: Int, landed: Bool) {
-        self.change = change; self.fingers = fingers; self.maxFingers = maxFingers; self.landed = landed
+        self.change = change
+        self.fingers = fingers
+        self.maxFingers = maxFingers
+        self.landed = landed
     }
 
     /// The input of `frame`, given the most fingers down earlier in its sequence.
@@ -68,7 +74,9 @@ public struct TouchInput: Sendable, Equatable, CustomStringConvertible {
         var live = 0, landed = false, lifted = false, cancelled = false
         for t in frame.touches {
             switch t.phase {
-            case .began: landed = true; live += 1
+            case .began:
+                landed = true
+                live += 1
             case .moved, .stationary: live += 1
             case .ended: lifted = true
             case .cancelled: cancelled = true
@@ -81,7 +89,13 @@ public struct TouchInput: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let name = switch change { case .down: "down"; case .move: "move"; case .lift: "lift"; case .cancel: "cancel" }
+        let name =
+            switch change {
+            case .down: "down"
+            case .move: "move"
+            case .lift: "lift"
+            case .cancel: "cancel"
+            }
         return "\(name)(\(fingers))"
     }
 }
@@ -165,7 +179,8 @@ public struct Stroke: Sendable {
     }
     public mutating func append(_ p: Point, at t: EventTime) {
         if let last = points.last, last == p { return }
-        points.append(p); times.append(t)
+        points.append(p)
+        times.append(t)
     }
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
@@ -178,7 +193,10 @@ public struct Stroke: Sendable {
     public var pathLength: Double {
         var len = 0.0
         var i = 1
-        while i < points.count { len += points[i].distance(to: points[i - 1]); i += 1 }
+        while i < points.count {
+            len += points[i].distance(to: points[i - 1])
+            i += 1
+        }
         return len
     }
     public var duration: Millis {
@@ -198,7 +216,10 @@ struct SingleFingerTracker {
     /// What a frame did to the finger followed.
     enum Step { case moved, lifted, absent }
 
-    mutating func reset() { touch = nil; stroke.removeAll() }
+    mutating func reset() {
+        touch = nil
+        stroke.removeAll()
+    }
 
     mutating func feed(_ frame: borrowing TouchFrame) -> Step {
         areaMM = frame.areaMM
@@ -227,7 +248,8 @@ struct SingleFingerTracker {
 
     func report(_ detail: GestureDetail, at p: Point? = nil) -> Report {
         guard let p else {
-            return Report(detail: detail, fingers: 1, location: stroke.last ?? .zero, locationNormalised: lastNormalised)
+            return Report(
+                detail: detail, fingers: 1, location: stroke.last ?? .zero, locationNormalised: lastNormalised)
         }
         return Report(detail: detail, fingers: 1, location: p, locationNormalised: normalised(p, in: areaMM))
     }
@@ -251,14 +273,20 @@ final class ShapeDrawing: CustomStringConvertible {
         tracker.reset()
     }
 
-    func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame, maxDuration: Millis,
-                decide: () -> Proposal) -> Proposal {
+    func handle(
+        _ event: RecognizerEvent, _ frame: borrowing TouchFrame, maxDuration: Millis,
+        decide: () -> Proposal
+    ) -> Proposal {
         switch (state, event) {
         case (.drawing, .frame):
             switch tracker.follow(frame, maxDuration: maxDuration) {
             case .pending: return .none
-            case .failed(let why): state = .done; return .fail(why)
-            case .lifted: state = .done; return decide()
+            case .failed(let why):
+                state = .done
+                return .fail(why)
+            case .lifted:
+                state = .done
+                return decide()
             }
         case (.drawing, .timeout), (.done, _):
             return .none
@@ -282,7 +310,11 @@ struct CentroidTranslation {
     private var origin = Point.zero
     private var started = false
 
-    mutating func reset() { translation = .zero; carried = .zero; started = false }
+    mutating func reset() {
+        translation = .zero
+        carried = .zero
+        started = false
+    }
 
     @discardableResult
     mutating func update(_ frame: borrowing TouchFrame) -> Point {

@@ -11,10 +11,19 @@ public func taubinCircleFit<C: Collection>(_ points: C) -> (center: Point, radiu
     for p in points {
         let x = p.x - mean.x, y = p.y - mean.y
         let z = x * x + y * y
-        mxx += x * x; myy += y * y; mxy += x * y
-        mxz += x * z; myz += y * z; mzz += z * z
+        mxx += x * x
+        myy += y * y
+        mxy += x * y
+        mxz += x * z
+        myz += y * z
+        mzz += z * z
     }
-    mxx /= n; myy /= n; mxy /= n; mxz /= n; myz /= n; mzz /= n
+    mxx /= n
+    myy /= n
+    mxy /= n
+    mxz /= n
+    myz /= n
+    mzz /= n
     let mz = mxx + myy
     let covXY = mxx * myy - mxy * mxy
     let a3 = 4 * mz
@@ -26,13 +35,19 @@ public func taubinCircleFit<C: Collection>(_ points: C) -> (center: Point, radiu
     for _ in 0..<30 {
         let yOld = y
         y = a0 + x * (a1 + x * (a2 + x * a3))
-        if abs(y) > abs(yOld) { x = 0; break }
+        if abs(y) > abs(yOld) {
+            x = 0
+            break
+        }
         let dy = a1 + x * (2 * a2 + x * 3 * a3)
         guard dy != 0 else { break }
         let xOld = x
         x = xOld - y / dy
         if x != 0 && abs((x - xOld) / x) < 1e-12 { break }
-        if x < 0 { x = 0; break }
+        if x < 0 {
+            x = 0
+            break
+        }
     }
     let det = x * x - x * mz + covXY
     guard det != 0, det.isFinite else { return nil }
@@ -129,14 +144,20 @@ public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: 
     var i = span
     while i <= zone {
         let t = turningDegrees(p, at: i, span: span)
-        if t >= best { best = t; start = i }
+        if t >= best {
+            best = t
+            start = i
+        }
         i += 1
     }
     best = minTurnDegrees
     i = n - 1 - span
     while i >= n - 1 - zone {
         let t = turningDegrees(p, at: i, span: span)
-        if t >= best { best = t; end = i + 1 }
+        if t >= best {
+            best = t
+            end = i + 1
+        }
         i -= 1
     }
     return start..<end
@@ -147,8 +168,10 @@ public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: 
 /// for one that turns only at a few corners (a rectangle, a triangle). Uses
 /// `turns` as scratch space (its storage is reused); afterwards it holds the
 /// turning per sample, sharpest first, and `sharpest` the indices of those counted.
-public func turningConcentration(_ p: [Point], in range: Range<Int>, span: Int, fraction: Double,
-                                 turns: inout [Double], sharpest: inout [Int]) -> Double {
+public func turningConcentration(
+    _ p: [Point], in range: Range<Int>, span: Int, fraction: Double,
+    turns: inout [Double], sharpest: inout [Int]
+) -> Double {
     turns.removeAll(keepingCapacity: true)
     sharpest.removeAll(keepingCapacity: true)
     var i = range.lowerBound + span
@@ -163,8 +186,13 @@ public func turningConcentration(_ p: [Point], in range: Range<Int>, span: Int, 
     while j < turns.count {
         let t = turns[j], idx = sharpest[j]
         var k = j - 1
-        while k >= 0 && turns[k] < t { turns[k + 1] = turns[k]; sharpest[k + 1] = sharpest[k]; k -= 1 }
-        turns[k + 1] = t; sharpest[k + 1] = idx
+        while k >= 0 && turns[k] < t {
+            turns[k + 1] = turns[k]
+            sharpest[k + 1] = sharpest[k]
+            k -= 1
+        }
+        turns[k + 1] = t
+        sharpest[k + 1] = idx
         j += 1
     }
     let m = max(1, Int(Double(turns.count) * fraction))

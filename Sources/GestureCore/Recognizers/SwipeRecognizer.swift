@@ -159,7 +159,10 @@ public final class SwipeRecognizer: Recognizer {
         for d in p.usesDiagonals ? Direction.all : Direction.cardinal {
             var diff = abs(angle - d.degrees)
             if diff > 180 { diff = 360 - diff }
-            if diff < off { off = diff; direction = d }
+            if diff < off {
+                off = diff
+                direction = d
+            }
         }
         if off > p.maxAngleDegrees { return fail(.offAxis(off, direction, max: p.maxAngleDegrees)) }
         if !p.directions.contains(direction) {
@@ -167,18 +170,21 @@ public final class SwipeRecognizer: Recognizer {
         }
         if p.minLength > 0 {
             let area = frame.areaMM
-            let extent: Double = switch direction {
-            case .left, .right: area.x
-            case .up, .down: area.y
-            case .upLeft, .upRight, .downLeft, .downRight: area.length
-            }
+            let extent: Double =
+                switch direction {
+                case .left, .right: area.x
+                case .up, .down: area.y
+                case .upLeft, .upRight, .downLeft, .downRight: area.length
+                }
             let fraction = extent > 0 ? distance / extent : 0
             if fraction < p.minLength { return fail(.tooShortForScreen(fraction, min: p.minLength)) }
         }
         state = .done
-        return .recognize(Report(detail: .swipe(direction: direction, translation: translation, speedMMPerS: speed),
-                                 fingers: input.maxFingers, location: start,
-                                 locationNormalised: normalised(start, in: frame.areaMM)))
+        return .recognize(
+            Report(
+                detail: .swipe(direction: direction, translation: translation, speedMMPerS: speed),
+                fingers: input.maxFingers, location: start,
+                locationNormalised: normalised(start, in: frame.areaMM)))
     }
 
     private func fail(_ f: Failure) -> Proposal {
@@ -190,28 +196,40 @@ public final class SwipeRecognizer: Recognizer {
 extension SwipeRecognizer.Parameters {
     /// The config keys of a `swipe` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.integer("fingers", \.fingers, 1...10, "fingers moving together"),
-         .number("min_distance_mm", \.minDistanceMM, 1...1000, "net travel"),
-         .number("min_speed_mm_s", \.minSpeedMMPerS, 0...10_000,
-                 "average speed from touch to lift (a quarter of it over the last 80 ms)"),
-         .millis("max_duration_ms", \.maxDuration, 0...60_000, "0: no limit; else at least 50") { p, _ in
-             let ms = p.maxDuration.value
-             return ms > 0 && ms < 50 ? ("max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(ms))") : nil
-         },
-         .number("max_angle_deg", \.maxAngleDegrees, 1...45,
-                 "how far off the direction's axis the travel may be (at most 22.5 with diagonals, and so by default)"),
-         .number("min_length", \.minLength, 0...1, "net travel as a share of the screen along it (lisgd's M, L: 0.33, 0.66)"),
-         .number("min_straightness", \.minStraightness, 0...1, "net travel / path length"),
-         .choices("directions", \.directions, item: "direction",
-                  "the directions it recognizes; with a diagonal, the nearest of eight is taken") { p, written in
-             guard p.usesDiagonals else { return nil }
-             let limit = Self.maxAngleWithDiagonals
-             if !written("max_angle_deg") {
-                 p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
-                 return nil
-             }
-             guard p.maxAngleDegrees > limit else { return nil }
-             return ("max_angle_deg", "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))")
-         }]
+        [
+            .integer("fingers", \.fingers, 1...10, "fingers moving together"),
+            .number("min_distance_mm", \.minDistanceMM, 1...1000, "net travel"),
+            .number(
+                "min_speed_mm_s", \.minSpeedMMPerS, 0...10_000,
+                "average speed from touch to lift (a quarter of it over the last 80 ms)"),
+            .millis("max_duration_ms", \.maxDuration, 0...60_000, "0: no limit; else at least 50") { p, _ in
+                let ms = p.maxDuration.value
+                return ms > 0 && ms < 50
+                    ? ("max_duration_ms", "expected 0 (no limit) or at least 50, got \(formatBound(ms))") : nil
+            },
+            .number(
+                "max_angle_deg", \.maxAngleDegrees, 1...45,
+                "how far off the direction's axis the travel may be (at most 22.5 with diagonals, and so by default)"),
+            .number(
+                "min_length", \.minLength, 0...1,
+                "net travel as a share of the screen along it (lisgd's M, L: 0.33, 0.66)"),
+            .number("min_straightness", \.minStraightness, 0...1, "net travel / path length"),
+            .choices(
+                "directions", \.directions, item: "direction",
+                "the directions it recognizes; with a diagonal, the nearest of eight is taken"
+            ) { p, written in
+                guard p.usesDiagonals else { return nil }
+                let limit = Self.maxAngleWithDiagonals
+                if !written("max_angle_deg") {
+                    p.maxAngleDegrees = min(p.maxAngleDegrees, limit)
+                    return nil
+                }
+                guard p.maxAngleDegrees > limit else { return nil }
+                return (
+                    "max_angle_deg",
+                    "at most \(formatBound(limit)) with diagonal directions (the nearest of eight is taken), got \(formatBound(p.maxAngleDegrees))"
+                )
+            },
+        ]
     }
 }

@@ -98,8 +98,10 @@ public final class TapRecognizer: Recognizer {
         }
     }
 
-    private func touching(_ frame: borrowing TouchFrame, _ input: TouchInput, tap: Int, since: EventTime,
-                          moved: Double) -> Proposal {
+    private func touching(
+        _ frame: borrowing TouchFrame, _ input: TouchInput, tap: Int, since: EventTime,
+        moved: Double
+    ) -> Proposal {
         var moved = moved
         for t in frame.touches {
             if t.phase == .began { starts.append((t.id, t.position)) }
@@ -118,8 +120,10 @@ public final class TapRecognizer: Recognizer {
         lastTapLocation = starts.isEmpty ? frame.centroid : landed / Double(starts.count)
         if tap >= parameters.taps {
             state = .done
-            return .recognize(Report(detail: .tap(taps: tap), fingers: input.maxFingers, location: lastTapLocation,
-                                     locationNormalised: normalised(lastTapLocation, in: frame.areaMM)))
+            return .recognize(
+                Report(
+                    detail: .tap(taps: tap), fingers: input.maxFingers, location: lastTapLocation,
+                    locationNormalised: normalised(lastTapLocation, in: frame.areaMM)))
         }
         state = .waiting(taps: tap, until: frame.time + parameters.multiTapWindow, at: lastTapLocation)
         return .none
@@ -140,11 +144,14 @@ public final class TapRecognizer: Recognizer {
 extension TapRecognizer.Parameters {
     /// The config keys of a `tap` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.integer("taps", \.taps, 1...10, "taps needed"),
-         .integer("fingers", \.fingers, 1...10, "fingers per tap"),
-         .number("max_movement_mm", \.maxMovementMM, 0.1...100, "a finger moving further than this is not tapping"),
-         .millis("max_duration_ms", \.maxDuration, 10...10_000, "longest a tap may stay down"),
-         .millis("multi_tap_window_ms", \.multiTapWindow, 10...5_000, "longest wait from one lift to the next touch"),
-         .number("multi_tap_slop_mm", \.multiTapSlopMM, 0.1...200, "furthest the next tap may land from the last")]
+        [
+            .integer("taps", \.taps, 1...10, "taps needed"),
+            .integer("fingers", \.fingers, 1...10, "fingers per tap"),
+            .number("max_movement_mm", \.maxMovementMM, 0.1...100, "a finger moving further than this is not tapping"),
+            .millis("max_duration_ms", \.maxDuration, 10...10_000, "longest a tap may stay down"),
+            .millis(
+                "multi_tap_window_ms", \.multiTapWindow, 10...5_000, "longest wait from one lift to the next touch"),
+            .number("multi_tap_slop_mm", \.multiTapSlopMM, 0.1...200, "furthest the next tap may land from the last"),
+        ]
     }
 }

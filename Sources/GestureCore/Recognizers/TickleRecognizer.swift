@@ -113,7 +113,10 @@ public final class TickleRecognizer: Recognizer {
             let followed = tracker.feed(frame)
             guard let p = tracker.stroke.last else { return .none }
             var s = Scrub(extreme: p, extremeTime: frame.time, strokeStart: p, strokeStartTime: frame.time)
-            guard followed != .absent else { state = .starting(s); return .none }
+            guard followed != .absent else {
+                state = .starting(s)
+                return .none
+            }
             return start(&s, p, frame.time, lifted: followed == .lifted)
         case (.starting(var s), .frame):
             let followed = tracker.feed(frame)
@@ -124,8 +127,10 @@ public final class TickleRecognizer: Recognizer {
             guard followed != .absent, let p = tracker.stroke.last else { return .none }
             return scrub(&s, p, frame.time, lifted: followed == .lifted)
         case (.starting(let s), .timeout), (.scrubbing(let s), .timeout):
-            return fail(.strokeTooSlow(stroke: s.reversals + 1, took: nil, max: parameters.maxStrokeDuration,
-                                       reversals: s.reversals))
+            return fail(
+                .strokeTooSlow(
+                    stroke: s.reversals + 1, took: nil, max: parameters.maxStrokeDuration,
+                    reversals: s.reversals))
         case (.waiting, .timeout), (.done, _):
             return .none
         }
@@ -135,7 +140,7 @@ public final class TickleRecognizer: Recognizer {
     private func start(_ s: inout Scrub, _ p: Point, _ time: EventTime, lifted: Bool) -> Proposal {
         let dx = p.x - s.extreme.x
         if p.distance(to: s.strokeStart) < TickleRecognizer.restMM {
-            s.strokeStartTime = time // still resting where it landed
+            s.strokeStartTime = time  // still resting where it landed
         } else if s.resting {
             // Resting frames stop coming when the finger is still: the first
             // stroke is timed from the first frame that moves.
@@ -144,7 +149,8 @@ public final class TickleRecognizer: Recognizer {
         }
         if !s.resting && abs(dx) >= parameters.minTravelMM {
             s.direction = dx > 0 ? 1 : -1
-            s.extreme = p; s.extremeTime = time
+            s.extreme = p
+            s.extremeTime = time
             state = .scrubbing(s)
         } else {
             state = .starting(s)
@@ -156,17 +162,22 @@ public final class TickleRecognizer: Recognizer {
         let dx = p.x - s.extreme.x
         if Double(s.direction) * dx > 0 {
             // Further along the current direction.
-            s.extreme = p; s.extremeTime = time
+            s.extreme = p
+            s.extremeTime = time
             if s.extremeTime - s.strokeStartTime > parameters.maxStrokeDuration {
-                return fail(.strokeTooSlow(stroke: s.reversals + 1, took: s.extremeTime - s.strokeStartTime,
-                                           max: parameters.maxStrokeDuration, reversals: s.reversals))
+                return fail(
+                    .strokeTooSlow(
+                        stroke: s.reversals + 1, took: s.extremeTime - s.strokeStartTime,
+                        max: parameters.maxStrokeDuration, reversals: s.reversals))
             }
         } else if abs(dx) >= parameters.minTravelMM {
             // Reversal: the finished stroke ran from strokeStart to extreme.
             let d = s.extreme - s.strokeStart
             if abs(d.y) > abs(d.x) * parameters.maxVerticalRatio {
-                return fail(.tooVertical(stroke: s.reversals + 1, vertical: abs(d.y), horizontal: abs(d.x),
-                                         maxRatio: parameters.maxVerticalRatio))
+                return fail(
+                    .tooVertical(
+                        stroke: s.reversals + 1, vertical: abs(d.y), horizontal: abs(d.x),
+                        maxRatio: parameters.maxVerticalRatio))
             }
             s.vertical += d.y
             s.horizontal += abs(d.x)
@@ -175,11 +186,14 @@ public final class TickleRecognizer: Recognizer {
             s.strokeStart = s.extreme
             s.strokeStartTime = s.extremeTime
             s.direction = -s.direction
-            s.extreme = p; s.extremeTime = time
+            s.extreme = p
+            s.extremeTime = time
             if s.reversals >= parameters.reversals {
                 if abs(s.vertical) > s.horizontal * TickleRecognizer.maxDrift {
-                    return fail(.drifted(vertical: abs(s.vertical), horizontal: s.horizontal,
-                                         maxRatio: TickleRecognizer.maxDrift))
+                    return fail(
+                        .drifted(
+                            vertical: abs(s.vertical), horizontal: s.horizontal,
+                            maxRatio: TickleRecognizer.maxDrift))
                 }
                 state = .done
                 return .recognize(tracker.report(.tickle(reversals: s.reversals)))
@@ -205,9 +219,12 @@ public final class TickleRecognizer: Recognizer {
 extension TickleRecognizer.Parameters {
     /// The config keys of a `tickle` recognizer (`ParameterKey`).
     public static var keys: [ParameterKey<Self>] {
-        [.integer("reversals", \.reversals, 1...50, "direction changes needed"),
-         .number("min_travel_mm", \.minTravelMM, 0.5...200, "travel before a turn counts"),
-         .millis("max_stroke_ms", \.maxStrokeDuration, 20...5_000, "a stroke slower than this fails (too slow)"),
-         .number("max_vertical_ratio", \.maxVerticalRatio, 0...10, "vertical / horizontal travel of a stroke, at most")]
+        [
+            .integer("reversals", \.reversals, 1...50, "direction changes needed"),
+            .number("min_travel_mm", \.minTravelMM, 0.5...200, "travel before a turn counts"),
+            .millis("max_stroke_ms", \.maxStrokeDuration, 20...5_000, "a stroke slower than this fails (too slow)"),
+            .number(
+                "max_vertical_ratio", \.maxVerticalRatio, 0...10, "vertical / horizontal travel of a stroke, at most"),
+        ]
     }
 }

@@ -79,16 +79,27 @@ public final class TwoFingerTransformRecognizer: Recognizer {
         var p = pair
         var liftedOne = false
         for t in frame.touches {
-            if p.a == nil && t.phase == .began { p.a = t.id; p.pa = t.position; continue }
+            if p.a == nil && t.phase == .began {
+                p.a = t.id
+                p.pa = t.position
+                continue
+            }
             if p.b == nil && t.phase == .began && t.id != p.a {
-                p.b = t.id; p.pb = t.position
+                p.b = t.id
+                p.pb = t.position
                 p.startDistance = p.pa.distance(to: p.pb)
                 p.lastAngle = (p.pb - p.pa).angle
                 p.turned = 0
                 continue
             }
-            if t.id == p.a { p.pa = t.position; if t.phase.isFinal { liftedOne = true } }
-            if t.id == p.b { p.pb = t.position; if t.phase.isFinal { liftedOne = true } }
+            if t.id == p.a {
+                p.pa = t.position
+                if t.phase.isFinal { liftedOne = true }
+            }
+            if t.id == p.b {
+                p.pb = t.position
+                if t.phase.isFinal { liftedOne = true }
+            }
         }
         guard p.b != nil else {
             state = .tracking(p)
@@ -101,21 +112,30 @@ public final class TwoFingerTransformRecognizer: Recognizer {
         let scale = p.startDistance > 0 ? d / p.startDistance : 1
         let center = (p.pa + p.pb) / 2
         let detail: GestureDetail = mode == .pinch ? .pinch(scale: scale) : .rotate(degrees: degrees(p.turned))
-        let report = Report(detail: detail, fingers: 2, location: center,
-                            locationNormalised: normalised(center, in: frame.areaMM))
+        let report = Report(
+            detail: detail, fingers: 2, location: center,
+            locationNormalised: normalised(center, in: frame.areaMM))
         let ending = liftedOne || input.isLast
         if active {
-            if ending { state = .done; return .end(report) }
+            if ending {
+                state = .done
+                return .end(report)
+            }
             state = .active(p)
             return .change(report)
         }
         if ending {
             state = .done
-            return .fail(.twoFinger(mode == .pinch ? .scaleStayed(scale, delta: parameters.startScaleDelta)
-                                                  : .turnedTooLittle(abs(degrees(p.turned)), min: parameters.startDegrees)))
+            return .fail(
+                .twoFinger(
+                    mode == .pinch
+                        ? .scaleStayed(scale, delta: parameters.startScaleDelta)
+                        : .turnedTooLittle(abs(degrees(p.turned)), min: parameters.startDegrees)))
         }
-        let started = mode == .pinch ? abs(scale - 1) >= parameters.startScaleDelta
-                                     : abs(degrees(p.turned)) >= parameters.startDegrees
+        let started =
+            mode == .pinch
+            ? abs(scale - 1) >= parameters.startScaleDelta
+            : abs(degrees(p.turned)) >= parameters.startDegrees
         state = started ? .active(p) : .tracking(p)
         return started ? .begin(report) : .none
     }

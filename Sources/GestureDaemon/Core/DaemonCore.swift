@@ -1,9 +1,9 @@
+import GestureConfig
 import GestureCore
+import GestureProtocol
 import Glibc
 import LinuxInput
 import LinuxSystem
-import GestureProtocol
-import GestureConfig
 
 /// What the kernel and udev say about one device the loop has opened: the
 /// input to every decision about it. The loop reads it from libevdev (no system
@@ -21,10 +21,17 @@ public struct DeviceSnapshot: Sendable {
     /// Per slot, the last position reported: a touch landing on it again reports none.
     public var positions: [SlotPosition]
 
-    public init(node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
-                trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = []) {
-        self.node = node; self.description = description; self.isTypeA = isTypeA
-        self.trackingIDs = trackingIDs; self.toolTypes = toolTypes; self.slot = slot; self.positions = positions
+    public init(
+        node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
+        trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = []
+    ) {
+        self.node = node
+        self.description = description
+        self.isTypeA = isTypeA
+        self.trackingIDs = trackingIDs
+        self.toolTypes = toolTypes
+        self.slot = slot
+        self.positions = positions
     }
 }
 
@@ -65,9 +72,13 @@ public struct DaemonCore {
         /// the first to the last (EMFILE at start-up passes once descriptors free up).
         public var listingRetryFirst = Millis(1000)
         public var listingRetryLast = Millis(60_000)
-        public init(configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
-                    watchdogInterval: Millis? = nil) {
-            self.configPath = configPath; self.printEvents = printEvents; self.printFailures = printFailures
+        public init(
+            configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
+            watchdogInterval: Millis? = nil
+        ) {
+            self.configPath = configPath
+            self.printEvents = printEvents
+            self.printFailures = printFailures
             self.watchdogInterval = watchdogInterval
         }
     }
@@ -98,8 +109,9 @@ public struct DaemonCore {
         /// The config file changed on disk.
         case configFileChanged
         /// A reload's file was parsed; `devices` is the kernel's view of every open device now.
-        indirect case configLoaded(Result<Configuration, ConfigFile.ConfigFailure>, trigger: String, onlyIfChanged: Bool,
-                          devices: [String: DeviceSnapshot], at: EventTime)
+        indirect case configLoaded(
+            Result<Configuration, ConfigFile.ConfigFailure>, trigger: String, onlyIfChanged: Bool,
+            devices: [String: DeviceSnapshot], at: EventTime)
         /// The socket server's state after it was active.
         case sockets(nextDeadline: EventTime?, subscribers: Int)
         /// Writing to stdout failed.
@@ -184,7 +196,10 @@ public struct DaemonCore {
         var pipeline: DevicePipeline
         var label: String { "\(node.devnode ?? node.sysname) '\(shownName(description.name))'" }
         init(node: InputNode, description: DeviceDescription, isTypeA: Bool, pipeline: DevicePipeline) {
-            self.node = node; self.description = description; self.isTypeA = isTypeA; self.pipeline = pipeline
+            self.node = node
+            self.description = description
+            self.isTypeA = isTypeA
+            self.pipeline = pipeline
         }
     }
 
@@ -234,20 +249,25 @@ public struct DaemonCore {
 
     /// The devices in use, as `hello` and `status` list them.
     public var info: DaemonInfo {
-        DaemonInfo(configuration: configuration, devices: openDevices.compactMap { devices[$0] }.map {
-            DaemonInfo.Device(name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
-                              sizeMM: $0.pipeline.decoder.geometry.sizeMM,
-                              sizeSource: $0.pipeline.decoder.geometry.sizeSource,
-                              rotation: $0.pipeline.decoder.rotation,
-                              seat: $0.node.properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? DaemonInfo.Device.defaultSeat)
-        }, profile: profile)
+        DaemonInfo(
+            configuration: configuration,
+            devices: openDevices.compactMap { devices[$0] }.map {
+                DaemonInfo.Device(
+                    name: $0.description.name, node: $0.node.devnode ?? $0.node.sysname,
+                    sizeMM: $0.pipeline.decoder.geometry.sizeMM,
+                    sizeSource: $0.pipeline.decoder.geometry.sizeSource,
+                    rotation: $0.pipeline.decoder.rotation,
+                    seat: $0.node.properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 }
+                        ?? DaemonInfo.Device.defaultSeat)
+            }, profile: profile)
     }
 
     /// systemd's STATUS line.
     public var statusLine: String {
         let d = devices.count
         let mode = profile.paused ? ", paused" : profile.name == Profiles.defaultName ? "" : ", profile \(profile.name)"
-        return "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers\(mode), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+        return
+            "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers\(mode), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
     }
 
     /// The earliest deadline the timer must wake for.
@@ -288,11 +308,15 @@ public struct DaemonCore {
             let wait = listingRetryWait ?? options.listingRetryFirst
             listingRetryWait = min(Millis(wait.value * 2), options.listingRetryLast)
             listingRetryAt = now + wait
-            log(.error(.system), "cannot enumerate input devices through udev: \(e); trying again in \(wait)", into: &actions)
+            log(
+                .error(.system), "cannot enumerate input devices through udev: \(e); trying again in \(wait)",
+                into: &actions)
             finishListing(into: &actions)
         case .udev(let e, let now):
             guard e.node.isEventNode else { break }
-            log(.debug, "udev \(e.action.rawValue) \(e.node.devnode ?? e.node.sysname) \(e.node.syspath)", into: &actions)
+            log(
+                .debug, "udev \(e.action.rawValue) \(e.node.devnode ?? e.node.sysname) \(e.node.syspath)",
+                into: &actions)
             switch e.action {
             case .add, .change:
                 consider(e.node, into: &actions)
@@ -302,7 +326,9 @@ public struct DaemonCore {
                 break
             }
         case .udevOverflow:
-            log(.warning(.system), "udev events were lost (netlink ENOBUFS); re-enumerating input devices", into: &actions)
+            log(
+                .warning(.system), "udev events were lost (netlink ENOBUFS); re-enumerating input devices",
+                into: &actions)
             listing = listing ?? .resync
             actions.append(.rescan)
         case .udevFailed(let e, let now):
@@ -316,7 +342,9 @@ public struct DaemonCore {
             case .noSuchFile, .noDevice:
                 log(.info, "\(name) went away before it could be used (\(error))", into: &actions)
             case .permissionDenied:
-                log(.error(.system), "\(error); run gestured as root or in the group owning the node (usually 'input')", into: &actions)
+                log(
+                    .error(.system), "\(error); run gestured as root or in the group owning the node (usually 'input')",
+                    into: &actions)
             default:
                 log(.error(.device), "cannot use \(name): \(error)", into: &actions)
             }
@@ -341,7 +369,9 @@ public struct DaemonCore {
         case .signal(let s, let now):
             switch s {
             case SIGTERM, SIGINT:
-                log(.info, "\(s == SIGTERM ? "SIGTERM" : "SIGINT"): cancelling gestures in flight and stopping", into: &actions)
+                log(
+                    .info, "\(s == SIGTERM ? "SIGTERM" : "SIGINT"): cancelling gestures in flight and stopping",
+                    into: &actions)
                 shutDown(reason: .daemonStopping, exitStatus: 0, at: now, into: &actions)
                 return
             case SIGHUP:
@@ -350,9 +380,11 @@ public struct DaemonCore {
                 log(.error(.ours), "unexpected signal \(s) on the signalfd", into: &actions)
             }
         case .configFileChanged:
-            actions.append(.loadConfig(trigger: "\(options.configPath ?? "the config file") changed", onlyIfChanged: true))
+            actions.append(
+                .loadConfig(trigger: "\(options.configPath ?? "the config file") changed", onlyIfChanged: true))
         case .configLoaded(let result, let trigger, let onlyIfChanged, let snapshots, let now):
-            reload(result, trigger: trigger, onlyIfChanged: onlyIfChanged, snapshots: snapshots, at: now, into: &actions)
+            reload(
+                result, trigger: trigger, onlyIfChanged: onlyIfChanged, snapshots: snapshots, at: now, into: &actions)
         case .sockets(let deadline, let count):
             socketDeadline = deadline
             if count != subscribers {
@@ -436,10 +468,13 @@ public struct DaemonCore {
         devices[syspath] = device
         actions.append(.watch(syspath: syspath))
         let g = pipeline.decoder.geometry
-        log(.info, "using \(device.label): \(s.isTypeA ? "type A via libmtdev, " : "")\(s.description.slotCount) slots, "
-            + "\(formatFixed(g.sizeMM.x, decimals: 0)) × \(formatFixed(g.sizeMM.y, decimals: 0)) mm (\(g.sizeSource.rawValue))"
-            + (CalibrationMatrix.isIdentity(g.calibration) ? "" : ", calibration \(g.calibration.map { formatFixed($0, decimals: 4) }.joined(separator: " "))")
-            + (g.rotation == .none ? "" : ", rotated \(g.rotation.rawValue)°"), into: &actions)
+        log(
+            .info,
+            "using \(device.label): \(s.isTypeA ? "type A via libmtdev, " : "")\(s.description.slotCount) slots, "
+                + "\(formatFixed(g.sizeMM.x, decimals: 0)) × \(formatFixed(g.sizeMM.y, decimals: 0)) mm (\(g.sizeSource.rawValue))"
+                + (CalibrationMatrix.isIdentity(g.calibration)
+                    ? "" : ", calibration \(g.calibration.map { formatFixed($0, decimals: 4) }.joined(separator: " "))")
+                + (g.rotation == .none ? "" : ", rotated \(g.rotation.rawValue)°"), into: &actions)
         changed(into: &actions)
     }
 
@@ -450,9 +485,13 @@ public struct DaemonCore {
         let name = node.devnode ?? node.sysname
         let (matrix, invalid) = CalibrationMatrix.of(node)
         if let invalid {
-            log(.warning(.device), "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(sanitizedForLog(invalid, maxCharacters: 120))\": expected six numbers; check the udev rule that sets it", into: &actions)
+            log(
+                .warning(.device),
+                "\(name): ignoring \(CalibrationMatrix.udevProperty)=\"\(sanitizedForLog(invalid, maxCharacters: 120))\": expected six numbers; check the udev rule that sets it",
+                into: &actions)
         }
-        guard var geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix) else {
+        guard var geometry = configuration.geometry(for: s.description, syspath: node.syspath, calibration: matrix)
+        else {
             log(.info, "skipping \(name): \(SkipReason.noPositionAxes)", into: &actions)
             return nil
         }
@@ -460,15 +499,19 @@ public struct DaemonCore {
             log(.warning(.device), "\(name) '\(shownName(s.description.name))': \(problems)", into: &actions)
         }
         if geometry.sizeSource == .fallback {
-            log(.warning(.config), "'\(shownName(s.description.name))' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.", into: &actions)
+            log(
+                .warning(.config),
+                "'\(shownName(s.description.name))' reports no resolution and no [[device]] size_mm in \(configuration.source) matches it; assuming \(formatFixed(geometry.sizeMM.x, decimals: 0)) × \(formatFixed(geometry.sizeMM.y, decimals: 0)) mm. Set size_mm = [width, height] in a [[device]] entry for it.",
+                into: &actions)
         }
         // What a client set at runtime outlives a reload and a replug.
         if let r = runtimeRotations[s.description.name] ?? runtimeRotation { geometry.rotation = r }
         let serial = nextSerial
         nextSerial &+= 1
-        let pipeline = DevicePipeline(description: s.description, geometry: geometry, configuration: configuration,
-                                      serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
-                                      initialSlot: s.slot, initialPositions: s.positions, log: arenaLog)
+        let pipeline = DevicePipeline(
+            description: s.description, geometry: geometry, configuration: configuration,
+            serial: serial, initialTrackingIDs: s.trackingIDs, initialToolTypes: s.toolTypes,
+            initialSlot: s.slot, initialPositions: s.positions, log: arenaLog)
         pipeline.arena.profile = profile.active
         return pipeline
     }
@@ -476,8 +519,10 @@ public struct DaemonCore {
     /// Tears a device down, once: every live touch and every gesture in flight
     /// is cancelled and published, then the device is closed. For ENODEV,
     /// a hang-up and udev remove, whichever comes first.
-    private mutating func remove(_ syspath: String, because reason: String, at time: EventTime,
-                                 into actions: inout [Action]) {
+    private mutating func remove(
+        _ syspath: String, because reason: String, at time: EventTime,
+        into actions: inout [Action]
+    ) {
         guard let d = devices.removeValue(forKey: syspath) else { return }
         d.pipeline.cancelAll(at: time, because: .deviceRemoved)
         publish(d.pipeline, into: &actions)
@@ -500,15 +545,23 @@ public struct DaemonCore {
         for i in inputs {
             switch i {
             case .event(let e): d.pipeline.feed(e)
-            case .dropped: d.pipeline.beginResync(); resyncs += 1
+            case .dropped:
+                d.pipeline.beginResync()
+                resyncs += 1
             }
         }
         publish(d.pipeline, into: &actions)
         if clamped == 0, let first = d.pipeline.decoder.firstClamped {
-            log(.warning(.device), "\(d.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)", into: &actions)
+            log(
+                .warning(.device),
+                "\(d.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)",
+                into: &actions)
         }
         if resyncs > 0 {
-            log(.warning(.system), "\(d.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled", into: &actions)
+            log(
+                .warning(.system),
+                "\(d.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled",
+                into: &actions)
         }
         switch end {
         case .drained:
@@ -537,8 +590,10 @@ public struct DaemonCore {
     /// Rotation, profile, pause and resume: applied to every open device's
     /// decoder or arena (each takes it from its next touch sequence on), kept for
     /// devices opened later and for reloads, and answered.
-    private mutating func control(_ request: ControlRequest, from client: String, at now: EventTime,
-                                  into actions: inout [Action]) {
+    private mutating func control(
+        _ request: ControlRequest, from client: String, at now: EventTime,
+        into actions: inout [Action]
+    ) {
         let reply: ControlReply
         let what: String
         switch request {
@@ -546,16 +601,23 @@ public struct DaemonCore {
             let matching = openDevices.filter { devices[$0]!.description.name == name }
             guard !matching.isEmpty else {
                 let names = Set(devices.values.map(\.description.name)).sorted()
-                let known = names.isEmpty ? "no touchscreen is in use now"
+                let known =
+                    names.isEmpty
+                    ? "no touchscreen is in use now"
                     : "touchscreens in use: " + names.map { "'\(shownName($0))'" }.joined(separator: ", ")
                 // The client's string and the devices' names, escaped: the reply may reach a terminal.
-                actions.append(.reply(.refused(.unknownDevice, "no touchscreen named '\(sanitizedForLog(name, maxCharacters: 64))' is in use; \(known)")))
+                actions.append(
+                    .reply(
+                        .refused(
+                            .unknownDevice,
+                            "no touchscreen named '\(sanitizedForLog(name, maxCharacters: 64))' is in use; \(known)")))
                 return
             }
             runtimeRotations[name] = r
             for syspath in matching { devices[syspath]!.pipeline.rotate(to: r) }
             reply = .rotated(r, devices: [name])
-            what = "rotation \(r.rawValue)° for '\(sanitizedForLog(name, maxCharacters: 64))' from its next touch sequence"
+            what =
+                "rotation \(r.rawValue)° for '\(sanitizedForLog(name, maxCharacters: 64))' from its next touch sequence"
         case .rotate(let r, nil):
             runtimeRotation = r
             runtimeRotations = [:]
@@ -580,15 +642,21 @@ public struct DaemonCore {
         case .profile, .pause, .resume:
             for d in devices.values { d.pipeline.arena.profile = profile.active }
         }
-        if case .profile(_, _, let warning?) = reply { controlLine("\(client): \(what); \(warning)", at: now, into: &actions) }
-        else { controlLine("\(client): \(what)", at: now, into: &actions) }
+        if case .profile(_, _, let warning?) = reply {
+            controlLine("\(client): \(what); \(warning)", at: now, into: &actions)
+        } else {
+            controlLine("\(client): \(what)", at: now, into: &actions)
+        }
         actions.append(.reply(reply))
         changed(into: &actions)
     }
 
     private func profileReply() -> ControlReply {
-        let taking = profile.paused ? [] : configuration.recognizers.filter { $0.filter.profiles.contains(profile.name) }.map(\.name)
-        let warning = !profile.paused && taking.isEmpty
+        let taking =
+            profile.paused
+            ? [] : configuration.recognizers.filter { $0.filter.profiles.contains(profile.name) }.map(\.name)
+        let warning =
+            !profile.paused && taking.isEmpty
             ? "no recognizer has the profile '\(profile.name)': none takes part until another profile is chosen or a reload brings one"
             : nil
         return .profile(profile, recognizers: taking, warning: warning)
@@ -644,7 +712,10 @@ public struct DaemonCore {
         switch udevErrors.allow(at: now) {
         case .allowed(let suppressed):
             let more = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
-            log(.error(.system), "reading udev events: \(e)\(more); not reading them for \(options.udevBackoff), then listing the devices again", into: &actions)
+            log(
+                .error(.system),
+                "reading udev events: \(e)\(more); not reading them for \(options.udevBackoff), then listing the devices again",
+                into: &actions)
         case .suppressed:
             break
         }
@@ -676,17 +747,27 @@ public struct DaemonCore {
     /// good one replaces every device's arena (gestures in flight are
     /// cancelled; fingers down stay ignored until lifted) and the device rules
     /// apply again, to the open devices and to a fresh listing.
-    private mutating func reload(_ result: Result<Configuration, ConfigFile.ConfigFailure>, trigger: String,
-                                 onlyIfChanged: Bool, snapshots: [String: DeviceSnapshot], at now: EventTime,
-                                 into actions: inout [Action]) {
+    private mutating func reload(
+        _ result: Result<Configuration, ConfigFile.ConfigFailure>, trigger: String,
+        onlyIfChanged: Bool, snapshots: [String: DeviceSnapshot], at now: EventTime,
+        into actions: inout [Action]
+    ) {
         let c: Configuration
         switch result {
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log(.error(.config), String(line), into: &actions) }
-            log(.info, "\(trigger): \(options.configPath ?? "the config") has errors; keeping the previous configuration", into: &actions)
+            log(
+                .info,
+                "\(trigger): \(options.configPath ?? "the config") has errors; keeping the previous configuration",
+                into: &actions)
             // systemd sees a reload that changed nothing, and why.
             actions.append(.notify(.reloading))
-            actions.append(.notify(.ready(status: "reload refused, previous config kept: \(e.description.split(separator: "\n").first ?? "")")))
+            actions.append(
+                .notify(
+                    .ready(
+                        status:
+                            "reload refused, previous config kept: \(e.description.split(separator: "\n").first ?? "")")
+                ))
             return
         case .success(let loaded):
             if onlyIfChanged && loaded == configuration {
@@ -698,10 +779,15 @@ public struct DaemonCore {
             // like: the running one stays. (An empty file is accepted at start,
             // where it is what the daemon was given.)
             if loaded.recognizers.isEmpty && loaded.devices.isEmpty
-                && !(configuration.recognizers.isEmpty && configuration.devices.isEmpty) {
-                log(.warning(.config), "\(trigger): \(loaded.source) is empty (no recognizers, no device rules); keeping the running configuration (\(configuration.recognizers.count) recognizers): a reload never empties it, as a file caught while being rewritten looks the same. To run with none, restart gestured with that file, or use gesturectl pause", into: &actions)
+                && !(configuration.recognizers.isEmpty && configuration.devices.isEmpty)
+            {
+                log(
+                    .warning(.config),
+                    "\(trigger): \(loaded.source) is empty (no recognizers, no device rules); keeping the running configuration (\(configuration.recognizers.count) recognizers): a reload never empties it, as a file caught while being rewritten looks the same. To run with none, restart gestured with that file, or use gesturectl pause",
+                    into: &actions)
                 actions.append(.notify(.reloading))
-                actions.append(.notify(.ready(status: "reload refused, previous config kept: \(loaded.source) is empty")))
+                actions.append(
+                    .notify(.ready(status: "reload refused, previous config kept: \(loaded.source) is empty")))
                 return
             }
             c = loaded
@@ -709,11 +795,15 @@ public struct DaemonCore {
         actions.append(.notify(.reloading))
         configuration = c
         for w in c.warnings { log(.warning(.config), w, into: &actions) }
-        log(.info, "\(trigger): loaded \(c.source): \(c.recognizers.count) recognizers, \(c.devices.count) device rule(s)", into: &actions)
+        log(
+            .info,
+            "\(trigger): loaded \(c.source): \(c.recognizers.count) recognizers, \(c.devices.count) device rule(s)",
+            into: &actions)
         listing = .reload
         for syspath in openDevices {
             let d = devices[syspath]!
-            let snapshot = snapshots[syspath] ?? DeviceSnapshot(node: d.node, description: d.description, isTypeA: d.isTypeA)
+            let snapshot =
+                snapshots[syspath] ?? DeviceSnapshot(node: d.node, description: d.description, isTypeA: d.isTypeA)
             if let skip = DeviceSelection.check(snapshot.node, configuration: c) {
                 remove(syspath, because: "after reload: \(skip)", at: now, into: &actions)
                 continue
@@ -732,7 +822,8 @@ public struct DaemonCore {
 
     /// Cancels everything in flight, closes every device, tells systemd and the
     /// clients, and stops.
-    private mutating func shutDown(reason: Teardown, exitStatus: Int32, at now: EventTime, into actions: inout [Action]) {
+    private mutating func shutDown(reason: Teardown, exitStatus: Int32, at now: EventTime, into actions: inout [Action])
+    {
         for syspath in openDevices {
             let d = devices[syspath]!
             d.pipeline.cancelAll(at: now, because: reason)

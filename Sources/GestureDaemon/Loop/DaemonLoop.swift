@@ -1,10 +1,10 @@
 import CLinux
+import GestureConfig
 import GestureCore
+import GestureProtocol
 import Glibc
 import LinuxInput
 import LinuxSystem
-import GestureProtocol
-import GestureConfig
 
 /// Collects one read of a device for the core, in a buffer reused from read
 /// to read.
@@ -63,8 +63,10 @@ public final class DaemonLoop: DaemonControl {
     /// The core's answer to the control request being carried out.
     private var controlReply: ControlReply?
 
-    public init(configuration: Configuration, options: DaemonCore.Options, listener: ListeningSocket?,
-                notifier: SystemdNotifier, log: Logger, arenaLog: ArenaLog? = nil) throws(Errno) {
+    public init(
+        configuration: Configuration, options: DaemonCore.Options, listener: ListeningSocket?,
+        notifier: SystemdNotifier, log: Logger, arenaLog: ArenaLog? = nil
+    ) throws(Errno) {
         var options = options
         options.watchdogInterval = notifier.watchdogInterval
         core = DaemonCore(configuration: configuration, options: options)
@@ -109,7 +111,9 @@ public final class DaemonLoop: DaemonControl {
                     if w.configChanged() { send(.configFileChanged) }
                 }
             } catch {
-                log.warning(.system, "cannot watch the directory of \(path) for changes (inotify: \(error)); reload with SIGHUP instead")
+                log.warning(
+                    .system,
+                    "cannot watch the directory of \(path) for changes (inotify: \(error)); reload with SIGHUP instead")
             }
         }
         send(.start(at: monotonicNow()))
@@ -147,7 +151,8 @@ public final class DaemonLoop: DaemonControl {
         let end: DaemonCore.ReadEnd
         switch evdev.read(into: buffer) {
         case .drained:
-            end = events.contains(.hangup) || events.contains(.error)
+            end =
+                events.contains(.hangup) || events.contains(.error)
                 ? .hangup(events.description, at: monotonicNow()) : .drained
         case .gone(let e):
             end = .gone(e, at: monotonicNow())
@@ -238,7 +243,10 @@ public final class DaemonLoop: DaemonControl {
 
     private func writeOutput() {
         let failure = output.withUnsafeBytes { bytes -> Errno? in
-            do throws(Errno) { try FileDescriptor.standardOutput.writeAll(bytes); return nil } catch { return error }
+            do throws(Errno) {
+                try FileDescriptor.standardOutput.writeAll(bytes)
+                return nil
+            } catch { return error }
         }
         output.removeAll(keepingCapacity: true)
         if let failure { send(.outputFailed(failure, at: monotonicNow())) }
@@ -296,7 +304,9 @@ public final class DaemonLoop: DaemonControl {
             case .error(let f): log.error(f, line.message)
             }
         case .rescan:
-            do { send(.devicesListed(try udev.enumerateInput())) } catch { send(.listingFailed(error, at: monotonicNow())) }
+            do { send(.devicesListed(try udev.enumerateInput())) } catch {
+                send(.listingFailed(error, at: monotonicNow()))
+            }
         case .drainInput:
             for syspath in devices.keys.sorted() {
                 if let d = devices[syspath], d.registration != nil { deviceReady(syspath, d.evdev, []) }
@@ -317,8 +327,10 @@ public final class DaemonLoop: DaemonControl {
                     snapshots[syspath] = snapshot(of: d.evdev, node: udev.node(syspath: syspath) ?? d.evdev.node)
                 }
             }
-            send(.configLoaded(result, trigger: trigger, onlyIfChanged: onlyIfChanged, devices: snapshots,
-                               at: monotonicNow()))
+            send(
+                .configLoaded(
+                    result, trigger: trigger, onlyIfChanged: onlyIfChanged, devices: snapshots,
+                    at: monotonicNow()))
         case .updateInfo(let info):
             server?.info = info
         case .expireClients(let now):
@@ -346,8 +358,9 @@ public final class DaemonLoop: DaemonControl {
     }
 
     private func snapshot(of evdev: EvdevDevice, node: InputNode) -> DeviceSnapshot {
-        DeviceSnapshot(node: node, description: evdev.description, isTypeA: evdev.isTypeA,
-                       trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
-                       slot: evdev.currentSlot(), positions: evdev.currentPositions())
+        DeviceSnapshot(
+            node: node, description: evdev.description, isTypeA: evdev.isTypeA,
+            trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
+            slot: evdev.currentSlot(), positions: evdev.currentPositions())
     }
 }

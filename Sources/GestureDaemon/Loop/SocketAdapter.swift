@@ -11,7 +11,10 @@ final class EventLoopSocketAdapter: SocketServerLoop {
     private var registrations: [Int32: EventLoop.Registration] = [:]
     private let log: Logger
 
-    init(loop: EventLoop, log: Logger) { self.loop = loop; self.log = log }
+    init(loop: EventLoop, log: Logger) {
+        self.loop = loop
+        self.log = log
+    }
 
     func watch(_ fd: Int32, readable: Bool, writable: Bool) {
         var interest: EventLoop.Events = []
@@ -21,9 +24,11 @@ final class EventLoopSocketAdapter: SocketServerLoop {
             if let r = registrations[fd] {
                 try loop.modify(r, interest: interest)
             } else {
-                registrations[fd] = try loop.register(FileDescriptor(rawValue: fd), for: interest) { [unowned self] events in
-                    server?.handle(fd: fd, readable: events.contains(.readable), writable: events.contains(.writable),
-                                   hangup: events.contains(.hangup) || events.contains(.error))
+                registrations[fd] = try loop.register(FileDescriptor(rawValue: fd), for: interest) {
+                    [unowned self] events in
+                    server?.handle(
+                        fd: fd, readable: events.contains(.readable), writable: events.contains(.writable),
+                        hangup: events.contains(.hangup) || events.contains(.error))
                     afterActivity()
                 }
             }

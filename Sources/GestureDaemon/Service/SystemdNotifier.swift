@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 import LinuxSystem
 
 /// sd_notify(3) without libsystemd: one datagram per message to the socket in
@@ -15,7 +15,8 @@ public final class SystemdNotifier {
     public init(environment: [String: String], log: Logger) {
         self.log = log
         if let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0,
-           environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
+            environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true
+        {
             watchdogInterval = Millis(Double(usec) / 2000)
         } else {
             watchdogInterval = nil
@@ -28,7 +29,9 @@ public final class SystemdNotifier {
             fd = -1
         }
         // Nothing we start should talk to systemd in our name.
-        unsetenv("NOTIFY_SOCKET"); unsetenv("WATCHDOG_USEC"); unsetenv("WATCHDOG_PID")
+        unsetenv("NOTIFY_SOCKET")
+        unsetenv("WATCHDOG_USEC")
+        unsetenv("WATCHDOG_PID")
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -41,7 +44,9 @@ public final class SystemdNotifier {
         let message = Array(lines.joined(separator: "\n").utf8)
         do {
             let n = try SocketSys.withAddress(socketPath) { addr, len in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), addr, len) }
+                message.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), addr, len)
+                }
             }
             if n < 0 { log.warning(.system, "sd_notify to \(socketPath): \(String(cString: strerror(errno)))") }
         } catch {
@@ -54,5 +59,7 @@ public final class SystemdNotifier {
     public func stopping() { send("STOPPING=1", "STATUS=stopping") }
     public func watchdog() { send("WATCHDOG=1") }
     /// RELOADING=1 carries the CLOCK_MONOTONIC time, as systemd ≥ 253 wants it.
-    public func reloading() { send("RELOADING=1", "MONOTONIC_USEC=\(monotonicNow().microseconds)", "STATUS=reloading the configuration") }
+    public func reloading() {
+        send("RELOADING=1", "MONOTONIC_USEC=\(monotonicNow().microseconds)", "STATUS=reloading the configuration")
+    }
 }

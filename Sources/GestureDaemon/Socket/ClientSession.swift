@@ -27,7 +27,8 @@ public struct ClientSession: Sendable {
         /// Bytes of a filter as the `subscribed` reply and `status` show it.
         public var maxFilterBytes = 1024
         public init(maxLineBytes: Int = 64 * 1024, maxErrors: Int = 5) {
-            self.maxLineBytes = maxLineBytes; self.maxErrors = maxErrors
+            self.maxLineBytes = maxLineBytes
+            self.maxErrors = maxErrors
         }
     }
 
@@ -121,7 +122,9 @@ public struct ClientSession: Sendable {
                 } else if line.count >= limits.maxLineBytes {
                     line = []
                     state = .skippingLongLine
-                    fail(.lineTooLong, "a request line is limited to \(limits.maxLineBytes) bytes", id: nil, into: &actions)
+                    fail(
+                        .lineTooLong, "a request line is limited to \(limits.maxLineBytes) bytes", id: nil,
+                        into: &actions)
                 } else {
                     line.append(b)
                 }
@@ -143,7 +146,10 @@ public struct ClientSession: Sendable {
             guard state != .closed else { return actions }
         }
         inputEnded = true
-        if state == .reading && !line.isEmpty { handleLine(&actions); line = [] }
+        if state == .reading && !line.isEmpty {
+            handleLine(&actions)
+            line = []
+        }
         if state != .closed && subscription == nil {
             state = .closed
             actions.append(.close)
@@ -155,11 +161,14 @@ public struct ClientSession: Sendable {
     /// more is read or answered.
     public mutating func closedByServer() { state = .closed }
 
-    private mutating func fail(_ code: ProtocolErrorCode, _ message: String, id: JSONValue?, into actions: inout [Action]) {
+    private mutating func fail(
+        _ code: ProtocolErrorCode, _ message: String, id: JSONValue?, into actions: inout [Action]
+    ) {
         errors += 1
         actions.append(.send(ProtocolMessages.error(code, message, id: id)))
         if errors >= limits.maxErrors {
-            actions.append(.send(ProtocolMessages.error(.tooManyErrors, "\(errors) bad requests; closing the connection")))
+            actions.append(
+                .send(ProtocolMessages.error(.tooManyErrors, "\(errors) bad requests; closing the connection")))
             actions.append(.close)
             state = .closed
         }
@@ -177,7 +186,9 @@ public struct ClientSession: Sendable {
             if let key = error.duplicateKey {
                 // Readers differ on which of the two counts; taking either would
                 // let a proxy and the daemon see different requests.
-                fail(.badArgument, "the key '\(Self.echoed(key))' is given more than once; give each key once", id: nil, into: &actions)
+                fail(
+                    .badArgument, "the key '\(Self.echoed(key))' is given more than once; give each key once", id: nil,
+                    into: &actions)
             } else {
                 fail(.malformed, "not JSON: \(error)", id: nil, into: &actions)
             }
@@ -206,7 +217,9 @@ public struct ClientSession: Sendable {
             actions.append(.unsubscribe)
             actions.append(.send(ProtocolMessages.unsubscribed(id: id)))
         case "subscribe":
-            guard checkKeys(request, allowed: ["name", "kind", "state", "device", "failures", "changed"], id: id, &actions)
+            guard
+                checkKeys(
+                    request, allowed: ["name", "kind", "state", "device", "failures", "changed"], id: id, &actions)
             else { return }
             switch Self.filter(from: request, limits: limits) {
             case .success(let f):
@@ -237,16 +250,22 @@ public struct ClientSession: Sendable {
             guard checkKeys(request, allowed: [], id: id, &actions) else { return }
             actions.append(.control(cmd == "pause" ? .pause : .resume, id: id))
         default:
-            fail(.unknownCommand, "unknown command '\(Self.echoed(cmd))'; commands are subscribe, unsubscribe, status, ping, rotate, profile, pause, resume",
-                 id: id, into: &actions)
+            fail(
+                .unknownCommand,
+                "unknown command '\(Self.echoed(cmd))'; commands are subscribe, unsubscribe, status, ping, rotate, profile, pause, resume",
+                id: id, into: &actions)
         }
     }
 
-    private mutating func checkKeys(_ request: JSONValue, allowed: Set<String>, id: JSONValue?,
-                                    _ actions: inout [Action]) -> Bool {
+    private mutating func checkKeys(
+        _ request: JSONValue, allowed: Set<String>, id: JSONValue?,
+        _ actions: inout [Action]
+    ) -> Bool {
         guard case .object(let fields) = request else { return false }
         for (k, _) in fields where k != "cmd" && k != "id" && !allowed.contains(k) {
-            let expected = allowed.isEmpty ? "it takes no arguments" : "expected one of " + allowed.sorted().joined(separator: ", ")
+            let expected =
+                allowed.isEmpty
+                ? "it takes no arguments" : "expected one of " + allowed.sorted().joined(separator: ", ")
             fail(.badArgument, "unknown key '\(Self.echoed(k))': \(expected)", id: id, into: &actions)
             return false
         }
@@ -269,7 +288,8 @@ public struct ClientSession: Sendable {
         }
         // A number from outside: compared before it is converted, so no value traps.
         guard case .number(let n)? = request["rotation"], n == n.rounded(), abs(n) <= 360,
-              let rotation = Rotation(rawValue: Int(n)) else {
+            let rotation = Rotation(rawValue: Int(n))
+        else {
             return .failure(Problem(message: "'rotation' is \(expected), got \(echoed(request["rotation"]!.json))"))
         }
         switch request["device"] {
@@ -278,7 +298,11 @@ public struct ClientSession: Sendable {
         case .string(let name)? where !name.isEmpty:
             return .success(.rotate(rotation, device: name))
         default:
-            return .failure(Problem(message: "'device' is a touchscreen's name as status and hello show it; leave it out for every touchscreen"))
+            return .failure(
+                Problem(
+                    message:
+                        "'device' is a touchscreen's name as status and hello show it; leave it out for every touchscreen"
+                ))
         }
     }
 
@@ -290,7 +314,8 @@ public struct ClientSession: Sendable {
             case .string(let s)?: return .success([s])
             case .array(let items)?:
                 guard items.count <= limits.maxFilterValues else {
-                    return .failure(Problem(message: "'\(key)' has \(items.count) values; at most \(limits.maxFilterValues)"))
+                    return .failure(
+                        Problem(message: "'\(key)' has \(items.count) values; at most \(limits.maxFilterValues)"))
                 }
                 var out: [String] = []
                 for item in items {
@@ -322,7 +347,11 @@ public struct ClientSession: Sendable {
             }
             for s in try strings("state").get() {
                 guard let state = GestureState(rawValue: s), state != .possible else {
-                    return .failure(Problem(message: "unknown state '\(echoed(s))'; states are began, changed, ended, recognized, cancelled, failed"))
+                    return .failure(
+                        Problem(
+                            message:
+                                "unknown state '\(echoed(s))'; states are began, changed, ended, recognized, cancelled, failed"
+                        ))
                 }
                 f.states.insert(state)
             }
@@ -339,7 +368,9 @@ public struct ClientSession: Sendable {
         case .string("latest")?: f.changed = .latest
         case .number(let n)? where n >= 1 && n <= 1000 && n == n.rounded(): f.changed = .perSecond(Int(n))
         default:
-            return .failure(Problem(message: "'changed' is \"all\", \"latest\" or a whole number of events per second from 1 to 1000"))
+            return .failure(
+                Problem(
+                    message: "'changed' is \"all\", \"latest\" or a whole number of events per second from 1 to 1000"))
         }
         let size = f.json.utf8.count
         guard size <= limits.maxFilterBytes else {

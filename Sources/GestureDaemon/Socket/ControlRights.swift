@@ -19,7 +19,10 @@ public struct ControlRights: Sendable, Equatable {
     public struct Group: Sendable, Equatable {
         public var name: String
         public var gid: UInt32
-        public init(name: String, gid: UInt32) { self.name = name; self.gid = gid }
+        public init(name: String, gid: UInt32) {
+            self.name = name
+            self.gid = gid
+        }
     }
 
     /// The client as the kernel saw it when it connected.
@@ -28,7 +31,11 @@ public struct ControlRights: Sendable, Equatable {
         public var gid: UInt32
         /// Supplementary groups (SO_PEERGROUPS).
         public var groups: [UInt32]
-        public init(uid: UInt32, gid: UInt32, groups: [UInt32] = []) { self.uid = uid; self.gid = gid; self.groups = groups }
+        public init(uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+            self.uid = uid
+            self.gid = gid
+            self.groups = groups
+        }
     }
 
     /// What logind says of one seat: the uid in its active session, nil when
@@ -36,7 +43,10 @@ public struct ControlRights: Sendable, Equatable {
     public struct ActiveSeat: Sendable, Equatable {
         public var seat: String
         public var uid: UInt32?
-        public init(seat: String, uid: UInt32?) { self.seat = seat; self.uid = uid }
+        public init(seat: String, uid: UInt32?) {
+            self.seat = seat
+            self.uid = uid
+        }
     }
 
     /// Why a client may change the daemon; the log says it with the request.
@@ -60,7 +70,8 @@ public struct ControlRights: Sendable, Equatable {
     public var controlGroup: Group?
 
     public init(daemonUID: UInt32, controlGroup: Group? = nil) {
-        self.daemonUID = daemonUID; self.controlGroup = controlGroup
+        self.daemonUID = daemonUID
+        self.controlGroup = controlGroup
     }
 
     /// The uid SO_PEERCRED could not tell (`(uid_t)-1`): never granted anything.
@@ -85,8 +96,11 @@ public struct ControlRights: Sendable, Equatable {
     /// Who may change the daemon, in words (the refusal and the start-up log);
     /// no seats: the rule, not the seats of now.
     public func whoMay(seats: [String]) -> String {
-        let seatText = seats.isEmpty ? "the touchscreens' seat (udev's ID_SEAT, seat0 by default)" : seats.joined(separator: " or ")
-        var who = "changing the daemon is for root, the daemon's own user (uid \(daemonUID)), the user of the active session on \(seatText)"
+        let seatText =
+            seats.isEmpty
+            ? "the touchscreens' seat (udev's ID_SEAT, seat0 by default)" : seats.joined(separator: " or ")
+        var who =
+            "changing the daemon is for root, the daemon's own user (uid \(daemonUID)), the user of the active session on \(seatText)"
         if let g = controlGroup {
             who += " and members of group '\(g.name)'"
         } else {

@@ -1,5 +1,5 @@
-import Glibc
 import GestureProtocol
+import Glibc
 import LinuxSystem
 
 /// The socket subscribers connect to: received from systemd (socket activation)
@@ -26,10 +26,15 @@ public struct ListeningSocket: Sendable {
     /// variables are removed so that nothing the daemon starts inherits them.
     public static func fromSystemd(environment: [String: String]) throws(SocketError) -> ListeningSocket? {
         guard let pidText = environment["LISTEN_PID"], let pid = Int32(pidText), pid == getpid(),
-              let countText = environment["LISTEN_FDS"], let count = Int32(countText), count > 0
+            let countText = environment["LISTEN_FDS"], let count = Int32(countText), count > 0
         else { return nil }
-        unsetenv("LISTEN_PID"); unsetenv("LISTEN_FDS"); unsetenv("LISTEN_FDNAMES")
-        let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
+        unsetenv("LISTEN_PID")
+        unsetenv("LISTEN_FDS")
+        unsetenv("LISTEN_FDNAMES")
+        let names =
+            environment["LISTEN_FDNAMES"].map {
+                $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
         let first: Int32 = 3  // SD_LISTEN_FDS_START
         var candidates = Array(first..<first + count)
         if let named = names.firstIndex(of: "events"), named < candidates.count {
@@ -42,14 +47,18 @@ public struct ListeningSocket: Sendable {
             for other in first..<first + count where other != fd { _ = Glibc.close(other) }
             return ListeningSocket(fd: fd, ownedPath: nil, origin: "socket activation (fd \(fd)\(name))")
         }
-        throw SocketError("sd_listen_fds", errno: EBADF,
-                          "LISTEN_FDS=\(count) but none of the descriptors is a listening Unix stream socket; check ListenStream= in gestured.socket")
+        throw SocketError(
+            "sd_listen_fds", errno: EBADF,
+            "LISTEN_FDS=\(count) but none of the descriptors is a listening Unix stream socket; check ListenStream= in gestured.socket"
+        )
     }
 
     static func isListeningUnixStream(_ fd: Int32) -> Bool {
         var value: Int32 = 0
         var len = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &len) == 0, value == Int32(SOCK_STREAM.rawValue) else { return false }
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &len) == 0, value == Int32(SOCK_STREAM.rawValue) else {
+            return false
+        }
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &value, &len) == 0, value == 1 else { return false }
         var addr = sockaddr_storage()
         var alen = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -68,15 +77,19 @@ public struct ListeningSocket: Sendable {
     /// relative to the directory opened beforehand, and the directory itself must
     /// not let another user replace the file (`SocketDirectory`). So a daemon run
     /// as root cannot be made to chmod or chown a file someone swapped in.
-    public static func bind(path: String, mode: mode_t = 0o660, group: String? = defaultGroup,
-                            backlog: Int32 = 32) throws(SocketError) -> ListeningSocket {
+    public static func bind(
+        path: String, mode: mode_t = 0o660, group: String? = defaultGroup,
+        backlog: Int32 = 32
+    ) throws(SocketError) -> ListeningSocket {
         try bind(path: path, mode: mode, group: group, backlog: backlog, afterBind: {})
     }
 
     /// `bind`, with `afterBind` run between the bind and the ownership step:
     /// the window a hostile user of the directory would aim for (tests).
-    static func bind(path: String, mode: mode_t, group: String?, backlog: Int32,
-                     afterBind: () -> Void) throws(SocketError) -> ListeningSocket {
+    static func bind(
+        path: String, mode: mode_t, group: String?, backlog: Int32,
+        afterBind: () -> Void
+    ) throws(SocketError) -> ListeningSocket {
         if path.hasPrefix("@") {  // abstract namespace: no file to own or protect
             let fd = try boundSocket(path, mode: mode)
             do throws(SocketError) { _ = try SocketSys.retry("listen") { listen(fd, backlog) } } catch let e {
@@ -95,10 +108,15 @@ public struct ListeningSocket: Sendable {
         var st = stat()
         if fstatat(directory.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
-                throw SocketError("bind", errno: EEXIST, "\(path) exists and is not a socket; remove it or choose another path with --socket")
+                throw SocketError(
+                    "bind", errno: EEXIST,
+                    "\(path) exists and is not a socket; remove it or choose another path with --socket")
             }
             if try isAnswered(path) {
-                throw SocketError("connect", errno: EADDRINUSE, "another gestured is already listening on \(path); stop it first (systemctl stop gestured.socket gestured.service) or use --socket")
+                throw SocketError(
+                    "connect", errno: EADDRINUSE,
+                    "another gestured is already listening on \(path); stop it first (systemctl stop gestured.socket gestured.service) or use --socket"
+                )
             }
             unlinkat(directory.fd, name, 0)  // stale: its daemon is gone
         }
@@ -116,10 +134,13 @@ public struct ListeningSocket: Sendable {
             // for: anything else was put there by someone else after the bind.
             var now = stat()
             guard fstatat(directory.fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0,
-                  (now.st_mode & S_IFMT) == S_IFSOCK, now.st_mode & 0o777 == mode & 0o777,
-                  gid == gid_t.max || now.st_gid == gid
+                (now.st_mode & S_IFMT) == S_IFSOCK, now.st_mode & 0o777 == mode & 0o777,
+                gid == gid_t.max || now.st_gid == gid
             else {
-                throw SocketError("bind", errno: EEXIST, "\(path) was replaced by something else while the daemon set it up; check who can write to \(dirPath)")
+                throw SocketError(
+                    "bind", errno: EEXIST,
+                    "\(path) was replaced by something else while the daemon set it up; check who can write to \(dirPath)"
+                )
             }
             _ = try SocketSys.retry("listen") { listen(fd, backlog) }
         } catch let e {
@@ -131,7 +152,10 @@ public struct ListeningSocket: Sendable {
 
     /// A new socket bound at `path`, its file created with `mode`.
     private static func boundSocket(_ path: String, mode: mode_t) throws(SocketError) -> Int32 {
-        let fd = try SocketSys.retry("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try SocketSys.retry("socket") {
+            socket(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         // umask decides the mode at bind; no window where the socket is wider than
         // asked, and no chmod by name afterwards.
         let old = umask(~mode & 0o777)
@@ -161,7 +185,9 @@ public struct ListeningSocket: Sendable {
 
     /// Whether a daemon answers at `path` (connect succeeds).
     static func isAnswered(_ path: String) throws(SocketError) -> Bool {
-        let fd = try SocketSys.retry("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try SocketSys.retry("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         defer { _ = Glibc.close(fd) }
         let r = try SocketSys.withAddress(path) { addr, len in connect(fd, addr, len) }
         return r == 0 || errno == EAGAIN  // EAGAIN: alive, its backlog full

@@ -1,5 +1,5 @@
-import Glibc
 import GestureCore
+import Glibc
 
 /// One serialised line (with its newline), shared by every subscriber it goes to:
 /// an event is encoded once, whatever the number of subscribers. Its bytes stay
@@ -17,7 +17,9 @@ public final class SharedLine {
         storage = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 1)
         count = 0
         var s = text
-        s.withUTF8 { UnsafeMutableRawBufferPointer(start: storage, count: n).copyMemory(from: UnsafeRawBufferPointer($0)) }
+        s.withUTF8 {
+            UnsafeMutableRawBufferPointer(start: storage, count: n).copyMemory(from: UnsafeRawBufferPointer($0))
+        }
         storage.storeBytes(of: 0x0A, toByteOffset: n - 1, as: UInt8.self)
         count = n
     }
@@ -91,7 +93,10 @@ public struct OutboundQueue {
     public struct Limits: Sendable, Equatable {
         public var maxLines: Int
         public var maxBytes: Int
-        public init(maxLines: Int = 1024, maxBytes: Int = 256 * 1024) { self.maxLines = maxLines; self.maxBytes = maxBytes }
+        public init(maxLines: Int = 1024, maxBytes: Int = 256 * 1024) {
+            self.maxLines = maxLines
+            self.maxBytes = maxBytes
+        }
     }
 
     public let limits: Limits
@@ -140,7 +145,9 @@ public struct OutboundQueue {
     }
 
     /// Whether a line is waiting under `key`.
-    public func hasWaiting(_ key: String) -> Bool { keyed[key].map { $0 > head || ($0 == head && headOffset == 0) } ?? false }
+    public func hasWaiting(_ key: String) -> Bool {
+        keyed[key].map { $0 > head || ($0 == head && headOffset == 0) } ?? false
+    }
 
     /// Drops every line not yet begun and queues `line` (a final error) after the
     /// one being written, whatever the limits.
@@ -177,7 +184,8 @@ public struct OutboundQueue {
         while i < lines.count && n < vectors.count {
             let b = lines[i].bytes
             let skip = i == head ? headOffset : 0
-            vectors[n] = iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + skip), iov_len: b.count - skip)
+            vectors[n] = iovec(
+                iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress! + skip), iov_len: b.count - skip)
             n += 1
             i += 1
         }

@@ -39,7 +39,8 @@ struct SocketDirectory {
         let sticky = mode & S_ISVTX != 0
         if sticky && (owner == us || owner == 0) { return nil }
         let octal = String(mode & 0o7777, radix: 8)
-        return "the socket's directory \(path) (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(owner)) "
+        return
+            "the socket's directory \(path) (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(owner)) "
             + "is writable by \(mode & S_IWOTH != 0 ? "others" : "its group") and not a sticky directory of root's or ours: "
             + "another user could replace the socket. Make it writable by its owner only (chmod go-w \(path)) "
             + "or choose another path with --socket"

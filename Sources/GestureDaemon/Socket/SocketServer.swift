@@ -1,8 +1,8 @@
 import CSocketShim
-import Glibc
 import GestureCore
-import LinuxSystem
 import GestureProtocol
+import Glibc
+import LinuxSystem
 
 /// What the server needs from an event loop: level-triggered readiness for its
 /// descriptors. Hang-ups and errors are reported whatever the interest.
@@ -59,7 +59,9 @@ public final class SocketServer {
         var published = false
 
         init(fd: Int32, id: Int, cred: PeerCredentials, limits: Limits) {
-            self.fd = fd; self.id = id; self.cred = cred
+            self.fd = fd
+            self.id = id
+            self.cred = cred
             session = ClientSession(limits: limits.session)
             queue = OutboundQueue(limits: limits.queue)
         }
@@ -109,9 +111,15 @@ public final class SocketServer {
     /// Refused control requests: a client asking in a loop must not flood the journal.
     private var refusalLog = LogLimiter(burst: 20, window: Millis(10_000))
 
-    public init(listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
-                clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void) {
-        self.listener = listener; self.info = info; self.limits = limits; self.clock = clock; self.log = log
+    public init(
+        listener: ListeningSocket, info: DaemonInfo, limits: Limits = Limits(),
+        clock: @escaping () -> EventTime = monotonicNow, log: @escaping (String) -> Void
+    ) {
+        self.listener = listener
+        self.info = info
+        self.limits = limits
+        self.clock = clock
+        self.log = log
         startedAt = clock()
         spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
@@ -154,7 +162,9 @@ public final class SocketServer {
 
     private func acceptClients() {
         for _ in 0..<16 {
-            let accepted = Result { () throws(Errno) in try retryingOnInterrupt { gestured_accept_nonblocking(listener.fd) } }
+            let accepted = Result { () throws(Errno) in
+                try retryingOnInterrupt { gestured_accept_nonblocking(listener.fd) }
+            }
             let fd: Int32
             switch accepted {
             case .success(let descriptor): fd = descriptor
@@ -167,11 +177,14 @@ public final class SocketServer {
             let cred = SocketSys.peerCredentials(fd) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
             let id = nextClientID
             nextClientID += 1
-            let who = "pid \(cred.pid)" + (SocketSys.commandName(pid: cred.pid).map { " (\(sanitizedForLog($0, maxCharacters: 32)))" } ?? "")
+            let who =
+                "pid \(cred.pid)"
+                + (SocketSys.commandName(pid: cred.pid).map { " (\(sanitizedForLog($0, maxCharacters: 32)))" } ?? "")
                 + " uid \(cred.uid) gid \(cred.gid)"
             let sameUser = clients.values.count { $0.cred.uid == cred.uid }
             if clients.count >= limits.maxClients || sameUser >= limits.maxClientsPerUser {
-                let why = clients.count >= limits.maxClients
+                let why =
+                    clients.count >= limits.maxClients
                     ? "too many clients (\(limits.maxClients)); try again later"
                     : "too many clients for uid \(cred.uid) (\(limits.maxClientsPerUser) per user); close some first"
                 connectionLine("socket: client \(id) refused: \(who): \(why)")
@@ -208,7 +221,9 @@ public final class SocketServer {
             let fd = gestured_accept_nonblocking(listener.fd)
             if fd >= 0 {
                 refused = 1
-                let line = ProtocolMessages.error(.tooManyClients, "gestured is out of file descriptors; try again later") + "\n"
+                let line =
+                    ProtocolMessages.error(.tooManyClients, "gestured is out of file descriptors; try again later")
+                    + "\n"
                 _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 _ = close(fd)
             }
@@ -217,7 +232,8 @@ public final class SocketServer {
         let now = clock()
         acceptPausedUntil = now + limits.acceptPause
         loop?.unwatch(listener.fd)
-        let what = "socket: accept: \(String(cString: strerror(e))); not accepting clients for \(limits.acceptPause)"
+        let what =
+            "socket: accept: \(String(cString: strerror(e))); not accepting clients for \(limits.acceptPause)"
             + (refused > 0 ? " (one waiting client was told so and closed)" : "")
         if let line = acceptLog.admit(what, now: now) { log(line) }
     }
@@ -228,7 +244,9 @@ public final class SocketServer {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KiB per wakeup: a chatty client cannot starve the input loop.
         for _ in 0..<16 {
-            guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput, c.deferred.isEmpty else { return }
+            guard !c.session.isClosed, !c.session.inputEnded, !c.session.hasPendingInput, c.deferred.isEmpty else {
+                return
+            }
             let n: Int
             do throws(Errno) {
                 n = try FileDescriptor(rawValue: c.fd).read(into: &buffer)
@@ -286,18 +304,22 @@ public final class SocketServer {
             case .control(let request, let id):
                 let peer = ControlRights.Peer(uid: c.cred.uid, gid: c.cred.gid, groups: c.cred.groups)
                 let seats = info.seats
-                let grant = rights.grant(to: peer, activeSeats: seats.map {
-                    ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0))
-                })
+                let grant = rights.grant(
+                    to: peer,
+                    activeSeats: seats.map {
+                        ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0))
+                    })
                 guard let grant else {
-                    let what = "socket: client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid)): \(request.command) refused: not permitted"
+                    let what =
+                        "socket: client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid)): \(request.command) refused: not permitted"
                     if let line = refusalLog.admit(what, now: clock()) { log(line) }
                     let message = rights.refusal(request.command, uid: c.cred.uid, seats: seats)
                     enqueue(SharedLine(ProtocolMessages.error(.notPermitted, message, id: id)), to: c)
                     continue
                 }
                 let who = "client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid), \(grant))"
-                let reply = controller?.control(request, from: who)
+                let reply =
+                    controller?.control(request, from: who)
                     ?? .refused(.unavailable, "this socket has no daemon behind it to carry the request out")
                 enqueue(SharedLine(ProtocolMessages.reply(reply, id: id)), to: c)
             case .close:
@@ -309,7 +331,9 @@ public final class SocketServer {
 
     /// Carries on with deferred actions once the queue has room.
     private func resumeDeferred(_ c: Client) {
-        guard !c.deferred.isEmpty, c.closingDeadline == nil, c.queue.canTake(bytes: estimatedStatusBytes) else { return }
+        guard !c.deferred.isEmpty, c.closingDeadline == nil, c.queue.canTake(bytes: estimatedStatusBytes) else {
+            return
+        }
         let actions = c.deferred
         c.deferred = []
         apply(actions, to: c)
@@ -317,24 +341,29 @@ public final class SocketServer {
 
     /// An upper bound of a `status` reply's size, from the sizes of its parts.
     private var estimatedStatusBytes: Int {
-        let fixed = 512 + info.configSource.utf8.count
+        let fixed =
+            512 + info.configSource.utf8.count
             + info.devices.reduce(0) { $0 + 128 + $1.name.utf8.count * 6 + $1.node.utf8.count * 6 }
-            + info.recognizers.reduce(0) { $0 + 64 + $1.name.utf8.count * 6 + $1.profiles.reduce(0) { $0 + 3 + $1.utf8.count * 6 } }
+            + info.recognizers.reduce(0) {
+                $0 + 64 + $1.name.utf8.count * 6 + $1.profiles.reduce(0) { $0 + 3 + $1.utf8.count * 6 }
+            }
             + info.profile.name.utf8.count * 6
         return clients.values.reduce(fixed) { $0 + 256 + $1.filterBytes }
     }
 
     private func statusLine(id: JSONValue?) -> String {
         let list = clients.values.sorted { $0.id < $1.id }.map {
-            ProtocolMessages.SubscriberStatus(id: $0.id, pid: $0.cred.pid, uid: $0.cred.uid, gid: $0.cred.gid,
-                                              filter: $0.filter, queuedLines: $0.queue.count,
-                                              queuedBytes: $0.queue.queuedBytes,
-                                              unsentBytes: SocketSys.unsentBytes($0.fd) ?? -1,
-                                              sent: $0.queue.linesWritten, changedSkipped: $0.changedSkipped)
+            ProtocolMessages.SubscriberStatus(
+                id: $0.id, pid: $0.cred.pid, uid: $0.cred.uid, gid: $0.cred.gid,
+                filter: $0.filter, queuedLines: $0.queue.count,
+                queuedBytes: $0.queue.queuedBytes,
+                unsentBytes: SocketSys.unsentBytes($0.fd) ?? -1,
+                sent: $0.queue.linesWritten, changedSkipped: $0.changedSkipped)
         }
         let uptime = (clock() - startedAt).seconds
-        return ProtocolMessages.status(info, clients: list, uptimeSeconds: uptime, eventsPublished: eventsPublished,
-                                       dropped: subscribersDropped, id: id)
+        return ProtocolMessages.status(
+            info, clients: list, uptimeSeconds: uptime, eventsPublished: eventsPublished,
+            dropped: subscribersDropped, id: id)
     }
 
     // MARK: writing
@@ -416,9 +445,15 @@ public final class SocketServer {
         guard c.closingDeadline == nil else { return }
         subscribersDropped += 1
         let unsent = SocketSys.unsentBytes(c.fd) ?? 0
-        log("socket: client \(c.id) (pid \(c.cred.pid)) dropped: fell behind with \(c.queue.count) lines, \(c.queue.queuedBytes) bytes queued and \(unsent) bytes unread in the socket")
-        c.queue.replaceWithFinal(SharedLine(ProtocolMessages.error(
-            .slowConsumer, "you fell behind by \(c.queue.count) lines (\(c.queue.queuedBytes) bytes queued, \(unsent) bytes unread in the socket); read your events faster or subscribe with \"changed\":\"latest\"")))
+        log(
+            "socket: client \(c.id) (pid \(c.cred.pid)) dropped: fell behind with \(c.queue.count) lines, \(c.queue.queuedBytes) bytes queued and \(unsent) bytes unread in the socket"
+        )
+        c.queue.replaceWithFinal(
+            SharedLine(
+                ProtocolMessages.error(
+                    .slowConsumer,
+                    "you fell behind by \(c.queue.count) lines (\(c.queue.queuedBytes) bytes queued, \(unsent) bytes unread in the socket); read your events faster or subscribe with \"changed\":\"latest\""
+                )))
         c.session.closedByServer()
         SocketSys.setSendBuffer(c.fd, bytes: 1 << 20)
         c.closingDeadline = clock() + limits.linger
@@ -452,9 +487,11 @@ public final class SocketServer {
     }
 
     private func updateInterest(_ c: Client) {
-        let wanted = (readable: c.closingDeadline == nil && !c.session.isClosed && !c.session.inputEnded
-                                && !c.session.hasPendingInput && c.deferred.isEmpty,
-                      writable: !c.queue.isEmpty)
+        let wanted = (
+            readable: c.closingDeadline == nil && !c.session.isClosed && !c.session.inputEnded
+                && !c.session.hasPendingInput && c.deferred.isEmpty,
+            writable: !c.queue.isEmpty
+        )
         if c.watched == nil || c.watched! != wanted {
             loop?.watch(c.fd, readable: wanted.readable, writable: wanted.writable)
             c.watched = wanted
@@ -508,7 +545,9 @@ public final class SocketServer {
             if clients[c.fd] != nil { updateInterest(c) }
         }
         for c in Array(clients.values) {
-            if let d = c.closingDeadline, d <= now { remove(c, reason: "did not read its final line within the grace time") }
+            if let d = c.closingDeadline, d <= now {
+                remove(c, reason: "did not read its final line within the grace time")
+            }
         }
     }
 
@@ -523,6 +562,9 @@ public final class SocketServer {
         if acceptPausedUntil == nil { loop?.unwatch(listener.fd) }
         acceptPausedUntil = nil
         listener.close()
-        if spareFD >= 0 { _ = close(spareFD); spareFD = -1 }
+        if spareFD >= 0 {
+            _ = close(spareFD)
+            spareFD = -1
+        }
     }
 }

@@ -31,7 +31,9 @@ public final class EvdevDevice {
     /// still the device udev announced (the node may have been replaced between
     /// the announcement and the open); sets up libevdev on CLOCK_MONOTONIC.
     public init(node: InputNode, udev: Udev) throws(OpenError) {
-        guard let path = node.devnode else { throw OpenError(step: "open", errno: .noSuchFile, message: "no device node") }
+        guard let path = node.devnode else {
+            throw OpenError(step: "open", errno: .noSuchFile, message: "no device node")
+        }
         let fd: FileDescriptor
         do { fd = try FileDescriptor.openInputNode(path) } catch {
             throw OpenError(step: "open \(path)", errno: error)
@@ -40,13 +42,18 @@ public final class EvdevDevice {
             let devnum = try fd.deviceNumber()
             let now = udev.syspath(ofCharacterDevice: devnum)
             if devnum != node.devnum || now != node.syspath {
-                throw OpenError(step: "verify \(path)", errno: .noSuchFile,
-                                message: "the node now belongs to \(now ?? "no device") (device number \(devnum >> 8):\(devnum & 0xff)), not \(node.syspath)")
+                throw OpenError(
+                    step: "verify \(path)", errno: .noSuchFile,
+                    message:
+                        "the node now belongs to \(now ?? "no device") (device number \(devnum >> 8):\(devnum & 0xff)), not \(node.syspath)"
+                )
             }
         } catch let e as OpenError {
-            fd.close(); throw e
+            fd.close()
+            throw e
         } catch {
-            fd.close(); throw OpenError(step: "fstat \(path)", errno: error as? Errno ?? .badFileDescriptor)
+            fd.close()
+            throw OpenError(step: "fstat \(path)", errno: error as? Errno ?? .badFileDescriptor)
         }
         var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd.rawValue, &dev)
@@ -56,14 +63,16 @@ public final class EvdevDevice {
         }
         let clock = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
         if clock != 0 {
-            libevdev_free(dev); fd.close()
+            libevdev_free(dev)
+            fd.close()
             throw OpenError(step: "libevdev_set_clock_id(CLOCK_MONOTONIC) \(path)", errno: Errno(rawValue: -clock))
         }
         let raw = EvdevDevice.describe(dev)
         var converter: MtdevConverter?
         if raw.isTypeA {
             do { converter = try MtdevConverter(fd: fd) } catch {
-                libevdev_free(dev); fd.close()
+                libevdev_free(dev)
+                fd.close()
                 throw OpenError(step: "mtdev_open \(path)", errno: error)
             }
         }
@@ -90,7 +99,9 @@ public final class EvdevDevice {
         public var errno: Errno
         public var message: String?
         public init(step: String, errno: Errno, message: String? = nil) {
-            self.step = step; self.errno = errno; self.message = message
+            self.step = step
+            self.errno = errno
+            self.message = message
         }
         public var description: String { "\(step): \(message ?? errno.description)" }
     }
@@ -125,14 +136,18 @@ public final class EvdevDevice {
     public func currentPositions() -> [SlotPosition] {
         guard !isTypeA else { return [] }
         guard libevdev_has_event_code(evdev, UInt32(EV.ABS), UInt32(ABS.MT_SLOT)) != 0 else {
-            return [SlotPosition(x: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.X)),
-                                 y: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.Y)))]
+            return [
+                SlotPosition(
+                    x: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.X)),
+                    y: libevdev_get_event_value(evdev, UInt32(EV.ABS), UInt32(ABS.Y)))
+            ]
         }
         let n = libevdev_get_num_slots(evdev)
         guard n > 0 else { return [] }
         return (0..<n).map {
-            SlotPosition(x: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_X)),
-                         y: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_Y)))
+            SlotPosition(
+                x: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_X)),
+                y: libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_POSITION_Y)))
         }
     }
 
@@ -186,8 +201,9 @@ public final class EvdevDevice {
 
     @inline(__always)
     private func deliver<S: RawEventSink>(_ ev: input_event, to sink: S) {
-        let e = RawEvent(time: EventTime(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec)),
-                         type: ev.type, code: ev.code, value: ev.value)
+        let e = RawEvent(
+            time: EventTime(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec)),
+            type: ev.type, code: ev.code, value: ev.value)
         if let mtdev { mtdev.put(e) { sink.feed($0) } } else { sink.feed(e) }
     }
 
@@ -201,8 +217,9 @@ public final class EvdevDevice {
         d.version = UInt16(truncatingIfNeeded: libevdev_get_id_version(dev))
         for code in 0...UInt32(ABS_MAX) where libevdev_has_event_code(dev, UInt32(EV.ABS), code) != 0 {
             guard let a = libevdev_get_abs_info(dev, code)?.pointee else { continue }
-            d.axes[UInt16(code)] = AxisInfo(minimum: a.minimum, maximum: a.maximum, fuzz: a.fuzz, flat: a.flat,
-                                            resolution: a.resolution)
+            d.axes[UInt16(code)] = AxisInfo(
+                minimum: a.minimum, maximum: a.maximum, fuzz: a.fuzz, flat: a.flat,
+                resolution: a.resolution)
         }
         for code in 0...UInt32(KEY_MAX) where libevdev_has_event_code(dev, UInt32(EV.KEY), code) != 0 {
             d.keys.insert(UInt16(code))

@@ -19,7 +19,10 @@ public final class MtdevConverter {
     public init(fd: FileDescriptor) throws(Errno) {
         guard let d = mtdev_new() else { throw Errno(rawValue: ENOMEM) }
         let r = mtdev_open(d, fd.rawValue)
-        if r < 0 { mtdev_delete(d); throw Errno(rawValue: -r) }
+        if r < 0 {
+            mtdev_delete(d)
+            throw Errno(rawValue: -r)
+        }
         dev = d
     }
 
@@ -27,7 +30,10 @@ public final class MtdevConverter {
     public init(description: DeviceDescription) throws(Errno) {
         guard let d = mtdev_new() else { throw Errno(rawValue: ENOMEM) }
         let r = mtdev_init(d)
-        if r < 0 { mtdev_delete(d); throw Errno(rawValue: -r) }
+        if r < 0 {
+            mtdev_delete(d)
+            throw Errno(rawValue: -r)
+        }
         dev = d
         for code in mtAxes {
             guard let a = description.axes[code] else { continue }
@@ -71,8 +77,10 @@ public final class MtdevConverter {
         guard e.type == EV.SYN && e.code == SYN.REPORT else { return }
         while mtdev_empty(dev) == 0 {
             mtdev_get_event(dev, &out)
-            emit(RawEvent(time: EventTime(seconds: Int64(out.time.tv_sec), microseconds: Int64(out.time.tv_usec)),
-                          type: out.type, code: out.code, value: out.value))
+            emit(
+                RawEvent(
+                    time: EventTime(seconds: Int64(out.time.tv_sec), microseconds: Int64(out.time.tv_usec)),
+                    type: out.type, code: out.code, value: out.value))
         }
     }
 }
@@ -82,9 +90,9 @@ private let mtAxes: [UInt16] = [0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 
 
 /// mtdev's default fuzz (axis range / signal-to-noise) for axes that report none.
 private let defaultFuzz: [(UInt16, Int32)] = [
-    (0x35, 250), (0x36, 250),           // position x, y
-    (0x30, 100), (0x31, 100), (0x32, 100), (0x33, 100), // touch/width major/minor
-    (0x34, 10),                         // orientation
+    (0x35, 250), (0x36, 250),  // position x, y
+    (0x30, 100), (0x31, 100), (0x32, 100), (0x33, 100),  // touch/width major/minor
+    (0x34, 10),  // orientation
 ]
 
 extension DeviceDescription {
@@ -103,7 +111,8 @@ extension DeviceDescription {
 /// Turns the events of a type A recording into the type B events libmtdev
 /// would deliver live, and the description into a slotted one. Non-type-A
 /// input is returned unchanged.
-public func convertTypeA(events: [RawEvent], device: DeviceDescription) throws(Errno) -> (DeviceDescription, [RawEvent]) {
+public func convertTypeA(events: [RawEvent], device: DeviceDescription) throws(Errno) -> (DeviceDescription, [RawEvent])
+{
     guard device.isTypeA else { return (device, events) }
     let converter = try MtdevConverter(description: device)
     var out: [RawEvent] = []

@@ -16,9 +16,12 @@ public enum CalibrationMatrix {
         var values: [Double] = []
         values.reserveCapacity(6)
         for w in words.prefix(6) {
-            guard w.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }),
-                  let v = Double(w), v.isFinite
+            guard
+                w.utf8.allSatisfy({
+                    ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                        || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                }),
+                let v = Double(w), v.isFinite
             else { return nil }
             values.append(v)
         }

@@ -21,12 +21,20 @@ public struct InputNode: Hashable, Sendable {
     public var vendor: UInt16
     public var product: UInt16
 
-    public init(syspath: String, sysname: String, devnode: String? = nil, devnum: UInt64 = 0,
-                isInitialized: Bool = true, properties: [String: String] = [:], name: String = "",
-                vendor: UInt16 = 0, product: UInt16 = 0) {
-        self.syspath = syspath; self.sysname = sysname; self.devnode = devnode; self.devnum = devnum
-        self.isInitialized = isInitialized; self.properties = properties; self.name = name
-        self.vendor = vendor; self.product = product
+    public init(
+        syspath: String, sysname: String, devnode: String? = nil, devnum: UInt64 = 0,
+        isInitialized: Bool = true, properties: [String: String] = [:], name: String = "",
+        vendor: UInt16 = 0, product: UInt16 = 0
+    ) {
+        self.syspath = syspath
+        self.sysname = sysname
+        self.devnode = devnode
+        self.devnum = devnum
+        self.isInitialized = isInitialized
+        self.properties = properties
+        self.name = name
+        self.vendor = vendor
+        self.product = product
     }
 
     public var isEventNode: Bool { sysname.hasPrefix("event") }
@@ -38,7 +46,10 @@ public struct InputNodeEvent: Sendable {
     public enum Action: String, Sendable { case add, remove, change, bind, unbind, other }
     public var action: Action
     public var node: InputNode
-    public init(action: Action, node: InputNode) { self.action = action; self.node = node }
+    public init(action: Action, node: InputNode) {
+        self.action = action
+        self.node = node
+    }
 }
 
 extension InputNode {
@@ -59,11 +70,19 @@ extension InputNode {
         }
         properties = props
         // The event node's parent (inputN) carries the name and ids in sysfs.
-        name = ""; vendor = 0; product = 0
+        name = ""
+        vendor = 0
+        product = 0
         if let parent = udev_device_get_parent_with_subsystem_devtype(dev, "input", nil) {
             name = str(udev_device_get_sysattr_value(parent, "name")) ?? ""
-            vendor = str(udev_device_get_sysattr_value(parent, "id/vendor")).flatMap { UInt16($0.trimmingNewline, radix: 16) } ?? 0
-            product = str(udev_device_get_sysattr_value(parent, "id/product")).flatMap { UInt16($0.trimmingNewline, radix: 16) } ?? 0
+            vendor =
+                str(udev_device_get_sysattr_value(parent, "id/vendor")).flatMap {
+                    UInt16($0.trimmingNewline, radix: 16)
+                } ?? 0
+            product =
+                str(udev_device_get_sysattr_value(parent, "id/product")).flatMap {
+                    UInt16($0.trimmingNewline, radix: 16)
+                } ?? 0
         }
         if name.isEmpty, let n = props["NAME"] { name = n.unquotedName }
     }

@@ -25,7 +25,8 @@ public final class Udev {
         var entry = udev_enumerate_get_list_entry(e)
         while let current = entry {
             if let path = udev_list_entry_get_name(current),
-               let dev = udev_device_new_from_syspath(handle, path) {
+                let dev = udev_device_new_from_syspath(handle, path)
+            {
                 nodes.append(InputNode(dev))
                 udev_device_unref(dev)
             }

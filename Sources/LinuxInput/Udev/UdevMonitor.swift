@@ -13,9 +13,15 @@ public final class UdevMonitor {
         guard let m = udev_monitor_new_from_netlink(udev.handle, "udev") else { throw Errno.current }
         handle = m
         var r = udev_monitor_filter_add_match_subsystem_devtype(m, "input", nil)
-        if r < 0 { udev_monitor_unref(m); throw Errno(rawValue: -r) }
+        if r < 0 {
+            udev_monitor_unref(m)
+            throw Errno(rawValue: -r)
+        }
         r = udev_monitor_enable_receiving(m)
-        if r < 0 { udev_monitor_unref(m); throw Errno(rawValue: -r) }
+        if r < 0 {
+            udev_monitor_unref(m)
+            throw Errno(rawValue: -r)
+        }
     }
 
     deinit { udev_monitor_unref(handle) }
@@ -55,7 +61,9 @@ public final class UdevMonitor {
         }
         defer { udev_device_unref(dev) }
         let actionName = udev_device_get_action(dev).map { String(cString: $0) } ?? "other"
-        return .event(InputNodeEvent(action: InputNodeEvent.Action(rawValue: actionName) ?? .other,
-                                     node: InputNode(dev)))
+        return .event(
+            InputNodeEvent(
+                action: InputNodeEvent.Action(rawValue: actionName) ?? .other,
+                node: InputNode(dev)))
     }
 }
