@@ -6,10 +6,11 @@
 #
 # Usage: scripts/lisgd-bench.sh [--deb FILE | --gesture-run FILE]
 #   --deb FILE          the gestured .deb to measure (its /usr/libexec/gestured/gesture-run,
-#                       as the gestured-lisgd package's /usr/bin/lisgd runs it);
-#                       default: the newest .build-deb/gestured_*.deb, if any
+#                       as the gestured-lisgd package's /usr/bin/lisgd runs it). The
+#                       guest runs this machine's root: a .deb built for trixie needs
+#                       trixie's glibc and does not start on bookworm (said, exit 2).
 #   --gesture-run FILE  a gesture-run binary; without either, a fresh release build
-#                       with --static-swift-stdlib, as the package builds it
+#                       with --static-swift-stdlib
 #   BENCH_ROUNDS=N      playbacks measured (default 3; the quietest counts)
 #   BENCH_VARIANTS="LABEL=FILE ..."  more gesture-run builds read the same playbacks
 # Compare only within one run: the guest is emulated (TCG).
@@ -28,9 +29,6 @@ dpkg-query -W -f='${Status}' lisgd 2>/dev/null | grep -q "install ok installed" 
     [ "$(id -u)" -eq 0 ] || { echo "needs the Debian package lisgd" >&2; exit 2; }
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lisgd >/dev/null
 }
-if [ -z "$run" ] && [ -z "$deb" ]; then
-    deb=$(ls -t .build-deb/gestured_*.deb 2>/dev/null | head -n1 || true)
-fi
 if [ -n "$deb" ]; then
     x=.build-vm-guest/bench/deb
     rm -rf "$x"; mkdir -p "$x"
@@ -46,6 +44,12 @@ else
     what=$run
 fi
 [ -x "$run" ] || { echo "no gesture-run at $run" >&2; exit 2; }
+# It must start here: the guest runs this machine's libraries.
+if "$run" --help 2>&1 | grep -q "not found"; then
+    echo "$run does not start on this system (the guest runs this root):" >&2
+    "$run" --help 2>&1 | head -n 3 >&2
+    exit 2
+fi
 results=$(pwd)/.build-vm-guest/runs/lisgd-bench-$(date +%Y%m%d-%H%M%S)
 BENCH_GESTURE_RUN=$run VM_RESULTS_DIR=$results Tests/vm/run.sh bench_lisgd || true
 tsv=$results/chroot/bench_lisgd/bench.tsv
