@@ -4,7 +4,7 @@
 set -eu
 pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsystemd-dev"
 if [ "${1:-}" = "--vm" ]; then
-  pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd"
+  pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd acl lisgd strace"
 fi
 missing=""
 for p in $pkgs; do

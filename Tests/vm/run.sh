@@ -24,7 +24,7 @@ config=${GESTURED_CONFIG:-$repo/config/gestured.toml}
 # The .debs the trixie scenarios install (scripts/debian-build.sh writes them there);
 # it must lie inside the repository, which is what the trixie guest sees of the host.
 deb_dir=${GESTURED_DEB_DIR:-$repo/.build-deb}
-packages="qemu-system-x86 linux-image-amd64 busybox-static udev systemd kmod evemu-tools libinput-tools jq dbus libpam-systemd"
+packages="qemu-system-x86 linux-image-amd64 busybox-static udev systemd kmod evemu-tools libinput-tools jq dbus libpam-systemd acl lisgd strace"
 modules_wanted="virtio_pci 9pnet_virtio 9p overlay evdev uinput"
 
 t_start=$(date +%s.%N)
