@@ -55,7 +55,7 @@ conf=$home/.config/gestured
 install -d -o "$user" -m 0755 "$home/.config" "$conf"
 write_actions() {  # write_actions TAG — the actions file, saved as editors do (write, rename)
     cat > "$conf/actions.toml.new" <<EOF
-max_running = 4
+max_running = 8
 
 # Slow: 3 s, and says who and where it ran.
 [[action]]
@@ -84,7 +84,7 @@ EOF
 }
 write_actions fast
 svc_as "$user" env HOME="$home" gesturectl actions --check > "$VM_SCRATCH/check.out" 2>&1
-vm_assert "gesturectl actions --check accepts the file" grep -q "ok: 4 actions, max_running 4" "$VM_SCRATCH/check.out"
+vm_assert "gesturectl actions --check accepts the file" grep -q "ok: 4 actions, max_running 8" "$VM_SCRATCH/check.out"
 
 # The user unit, where make install puts it.
 install -d /usr/local/lib/systemd/user

@@ -24,7 +24,7 @@ profiles = ["locked"]
 EOF
 svc_user alice gestured
 usermod -aG gestured-control alice
-svc_user bob gestured
+svc_user erin gestured
 svc_user mallory
 svc_start
 
@@ -94,15 +94,15 @@ vm_assert_eq "rotate as a user outside group gestured: exit status" 1 "$rc"
 vm_assert "rotate as a user outside group gestured: permission denied" sh -c "echo \"\$1\" | grep -q 'permission denied'" sh "$out"
 vm_assert_eq "mallory changed nothing" 270 "$(status_json | jq '.devices[0].rotation')"
 
-# bob is in group gestured only: he may read, not change the daemon.
-out=$(svc_as bob gesturectl rotate 0 2>&1); rc=$?
+# erin is in group gestured only: he may read, not change the daemon.
+out=$(svc_as erin gesturectl rotate 0 2>&1); rc=$?
 vm_assert_eq "rotate as a member of gestured only: exit status" 1 "$rc"
-vm_assert "rotate as a member of gestured only: not_permitted, with who may" sh -c "echo \"\$1\" | grep -q 'uid $(id -u bob) may not rotate: changing the daemon is for root.*members of group .gestured-control.* (not_permitted)'" sh "$out"
-vm_assert "the journal names bob's uid on the refusal" sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'uid $(id -u bob)): rotate refused: not permitted'"
-out=$(svc_as bob gesturectl pause 2>&1); rc=$?
+vm_assert "rotate as a member of gestured only: not_permitted, with who may" sh -c "echo \"\$1\" | grep -q 'uid $(id -u erin) may not rotate: changing the daemon is for root.*members of group .gestured-control.* (not_permitted)'" sh "$out"
+vm_assert "the journal names erin's uid on the refusal" sh -c "journalctl -u gestured.service --no-pager -o cat | grep -q 'uid $(id -u erin)): rotate refused: not permitted'"
+out=$(svc_as erin gesturectl pause 2>&1); rc=$?
 vm_assert_eq "pause as a member of gestured only: exit status" 1 "$rc"
-vm_assert_eq "bob changed nothing" "270 false" "$(status_json | jq -r '"\(.devices[0].rotation) \(.paused)"')"
-vm_assert "bob may still ask for status" sh -c 'setpriv --reuid=bob --regid="$(id -g bob)" --init-groups -- gesturectl status > /dev/null'
+vm_assert_eq "erin changed nothing" "270 false" "$(status_json | jq -r '"\(.devices[0].rotation) \(.paused)"')"
+vm_assert "erin may still ask for status" sh -c 'setpriv --reuid=erin --regid="$(id -g erin)" --init-groups -- gesturectl status > /dev/null'
 
 # In degrees: turned 90° clockwise (xrandr left), the panel's own down is the user's left.
 as_alice gesturectl rotate 90 > /dev/null 2>&1 || vm_fail "gesturectl rotate 90 failed"
