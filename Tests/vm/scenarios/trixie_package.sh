@@ -1,6 +1,7 @@
 #!/bin/sh
 # vm-mode: trixie
 # vm-timeout: 900
+# vm-manual: yes
 # The Debian packages on a fresh Debian trixie booted with systemd as PID 1
 # (scripts/trixie-root.sh vm; the .debs from scripts/debian-build.sh, in
 # GESTURED_DEB_DIR), as a user would have them:
@@ -28,7 +29,7 @@ if [ -z "$main_deb" ] || [ -z "$lisgd_deb" ]; then
 fi
 vm_note "packages: $(basename "$main_deb") $(basename "$lisgd_deb")"
 export DEBIAN_FRONTEND=noninteractive
-apt_offline() { apt-get -o Acquire::Languages=none -o APT::Get::List-Cleanup=false -y --no-download "$@"; }
+apt_offline() { apt-get -o Acquire::Languages=none -y "$@"; }
 
 # --- 1. Install ---------------------------------------------------------------------------
 cp "$main_deb" "$lisgd_deb" "$VM_SCRATCH/"
