@@ -10,6 +10,7 @@
 # then let in by an ACL, as logind would for the seat's user after the udev rule
 # (checked with `udevadm test`: the touchscreen is tagged uaccess, a keyboard not).
 # vm-timeout: 600
+# vm-manual: yes
 . "$VM_REPO/Tests/vm/lib.sh"
 vm_need_binaries
 command -v lisgd >/dev/null || vm_skip "no lisgd (Debian package lisgd)"
