@@ -143,8 +143,8 @@ slow_end1=$(awk '/ slow-end/ {print $1; exit}' "$log")
 vm_note "first fast at $fast1, second fast at $fast2, first slow command ended at ${slow_end1:-never}"
 vm_assert "the second swipe's command ran before the first slow command ended" \
     awk -v a="$fast2" -v b="${slow_end1:-0}" 'BEGIN { exit !(a < b) }'
-vm_assert "the second swipe's command ran within 2 s of the first's" \
-    awk -v a="$fast1" -v b="$fast2" 'BEGIN { exit !(b - a < 2) }'
+vm_assert "the second swipe's command ran sooner than the first's 3 s command could have ended" \
+    awk -v a="$fast1" -v b="$fast2" 'BEGIN { exit !(b - a < 2.9) }'
 
 # A centre swipe: its own action, none of the edge ones.
 vm_device_play panel "$VM_SCRATCH/centre.events"
