@@ -16,11 +16,12 @@ public enum Reason: Sendable, Equatable {
     case swipe(SwipeRecognizer.Failure)
     case longPress(LongPressRecognizer.Failure)
     case twoFinger(TwoFingerTransformRecognizer.Failure)
-    /// A one-finger shape (circle, checkmark, tickle) took longer than it may.
+    /// A one-finger shape (circle, checkmark, tickle, shape) took longer than it may.
     case strokeTookTooLong(Millis, max: Millis)
     case circle(CircleRecognizer.Failure)
     case checkmark(CheckmarkRecognizer.Failure)
     case tickle(TickleRecognizer.Failure)
+    case shape(ShapeRecognizer.Failure)
 
     /// The sequence was not at the edge the recognizer's filter wants.
     case edge(EdgeMiss)
@@ -37,7 +38,7 @@ public enum Reason: Sendable, Equatable {
         switch self {
         case .arena, .teardown: true
         case .touchCancelled, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger, .strokeTookTooLong, .circle,
-            .checkmark, .tickle, .edge:
+            .checkmark, .tickle, .shape, .edge:
             false
         }
     }
