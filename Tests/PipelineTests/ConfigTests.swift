@@ -21,7 +21,7 @@ struct ConfigTests {
         let c = ConfigLoader.builtIn()
         #expect(
             c.recognizers.map(\.name) == [
-                "double_tap", "tap", "two_finger_tap", "circle", "checkmark", "tickle",
+                "double_tap", "tap", "two_finger_tap", "circle", "checkmark", "tickle", "zed",
                 "swipe", "long_press", "pinch", "rotate", "pan",
             ])
         #expect(c.recognizers.first { $0.name == "tap" }?.requiresFailureOf == ["double_tap"])
