@@ -9,7 +9,9 @@ public let defaultConfigText = #"""
 #
 # Each [recognizer.NAME] table is one recognizer. NAME is what events carry in
 # their "name" field; `kind` says what it recognizes: tap, pan, swipe, pinch,
-# rotate, long_press, circle, checkmark, tickle. Recognizers see touches in the order they appear in this file.
+# rotate, long_press, circle, checkmark, tickle, or shape (a stroke taught by
+# example: config/examples/taught-shape.toml is this file with one). Recognizers
+# see touches in the order they appear in this file.
 # A file with no [recognizer.NAME] tables recognizes nothing (gestured warns); the
 # built-in recognizers apply only when there is no config file at all.
 #
@@ -110,29 +112,6 @@ reversals = 4               # direction changes needed
 min_travel_mm = 6.0         # travel before a turn counts
 max_stroke_ms = 400         # a stroke slower than this fails (too slow)
 max_vertical_ratio = 0.6    # vertical / horizontal travel of a stroke, at most
-simultaneous_with = ["pan", "long_press"]
-
-# A shape taught by example: a Z drawn with one finger, from the top left. Each
-# example is a stroke as it was drawn, [x, y] points in mm (any origin); a stroke
-# is matched at lift against every example (Protractor: resampled, centred and
-# scaled, turned to fit) and recognized when the closest is within max_distance.
-# Reported with the example matched and its distance. Teach your own: copy this
-# table, name it, and put three or so of your own strokes in examples. It waits
-# for the built-in shapes to fail, so it never takes their strokes.
-[recognizer.zed]
-kind = "shape"
-examples = [
-    [[-0.2, 0.0], [5.5, 0.2], [11.3, -0.1], [16.4, 0.6], [22.2, 0.2], [28.4, 0.5], [22.8, 5.6], [17.1, 10.4], [11.6, 16.1], [6.0, 21.1], [0.6, 25.7], [6.2, 26.1], [11.3, 25.7], [17.3, 26.1], [22.7, 26.5], [28.0, 26.2]],
-    [[0.2, 0.3], [6.3, 0.0], [12.8, -0.1], [19.5, -0.9], [25.3, -1.0], [32.4, -1.1], [25.5, 4.6], [18.8, 10.5], [12.1, 16.5], [5.7, 22.5], [-0.9, 28.3], [5.9, 28.3], [12.3, 27.5], [19.1, 28.1], [25.7, 27.7], [32.0, 27.5]],
-    [[0.2, -0.2], [5.3, 0.4], [9.8, 0.3], [15.3, 1.3], [19.7, 1.4], [24.9, 1.2], [20.1, 6.2], [15.9, 10.1], [11.0, 14.6], [6.4, 19.4], [1.8, 24.4], [6.2, 24.5], [10.7, 24.0], [15.7, 24.1], [20.1, 24.5], [25.0, 24.8]],
-]
-orientation = "fixed"       # or "any": drawn at any angle
-direction = "as_drawn"      # or "either": drawn from either end
-max_rotation_deg = 30       # with "fixed": the most a stroke is turned to fit
-max_distance = 0.25         # angle (radians) to the closest example, at most
-min_length_mm = 10.0        # shorter strokes are not matched
-max_duration_ms = 3000
-requires_failure_of = ["circle", "checkmark", "tickle"]
 simultaneous_with = ["pan", "long_press"]
 
 # Swipe: one finger moving fast and straight, then lifting. Reported at lift with

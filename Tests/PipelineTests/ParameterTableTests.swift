@@ -33,7 +33,10 @@ struct ParameterTableTests {
         // Every key of a kind is set or shown commented out in a table of that kind.
         var shown: [String: Set<String>] = [:]
         var kind = ""
-        for line in defaultConfigText.split(separator: "\n", omittingEmptySubsequences: false) {
+        // A shape has no default (its examples are a person's strokes): the example
+        // config with one shows its keys.
+        let shapeExample = (try? String(contentsOfFile: repoRoot + "/config/examples/taught-shape.toml", encoding: .utf8)) ?? ""
+        for line in (defaultConfigText + "\n" + shapeExample).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("[") {
                 kind = ""
                 continue

@@ -108,15 +108,25 @@ struct ShapeConfigTests {
                 "unknown key for a shape recognizer") == true)
     }
 
-    @Test func theDefaultConfigTeachesAZedThatWaitsForTheBuiltInShapes() {
-        let c = ConfigLoader.builtIn()
+    static let example = repoRoot + "/config/examples/taught-shape.toml"
+
+    @Test func theTaughtShapeExampleIsTheDefaultConfigWithAZedThatWaitsForTheBuiltInShapes() throws {
+        let text = try String(contentsOfFile: Self.example, encoding: .utf8)
+        let c = try ConfigLoader.load(text: text, file: Self.example)
         guard let zed = c.recognizers.first(where: { $0.name == "zed" }), case .shape(let p) = zed.parameters else {
-            Issue.record("no zed in the default config")
+            Issue.record("no zed in \(Self.example)")
             return
         }
         #expect(p.examples.count == 3)
         #expect(zed.requiresFailureOf == ["circle", "checkmark", "tickle"])
         let loo = ShapeMatcher.consistency(examples: p.examples, options: p.matcherOptions)
         #expect(loo.allSatisfy { $0 < p.maxDistance / 2 })
+        // Without the zed's table and the first line, it is the default config.
+        guard let start = text.range(of: "# A shape taught by example"), let end = text.range(of: "# Swipe: ") else {
+            Issue.record("no zed table")
+            return
+        }
+        let rest = String(text[..<start.lowerBound] + text[end.lowerBound...])
+        #expect(rest.drop { $0 != "\n" } == defaultConfigText.drop { $0 != "\n" })
     }
 }

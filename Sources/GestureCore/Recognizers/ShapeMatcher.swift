@@ -132,6 +132,22 @@ public struct ShapeMatcher: Sendable {
         return best
     }
 
+    /// The distance from `stroke` to every example, in the order given (nil
+    /// when the stroke has no length; `.infinity` for an example that has none):
+    /// `closest` is their minimum. For tools that match one stroke against many
+    /// sets of examples, or look for which taught shapes a stroke is near.
+    public func distances(_ stroke: [Point]) -> [Double]? {
+        var scratch = Scratch()
+        guard ShapeMatcher.vectorize(stroke, samples: &scratch.samples, into: &scratch.vector) else { return nil }
+        var out = templates.map { angle(scratch.vector, $0)?.0 ?? .infinity }
+        if options.direction == .either {
+            scratch.samples.reverse()
+            ShapeMatcher.normalise(scratch.samples, into: &scratch.vector)
+            for (i, t) in templates.enumerated() { out[i] = min(out[i], angle(scratch.vector, t)?.0 ?? .infinity) }
+        }
+        return out
+    }
+
     /// For each example, the distance to the closest of the others (leave one
     /// out): how consistently a shape was taught. A value near the others' is an
     /// example like them; one far above them was drawn differently. Empty for
