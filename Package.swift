@@ -88,8 +88,8 @@ let package = Package(
         .executableTarget(
             name: "gesturectl",
             dependencies: [
-                "GestureDaemon", "GestureClient", "GestureLisgd", "GestureProtocol", "GestureTools", "LinuxSystem",
-                "CLinux", "CAllocCounter",
+                "GestureDaemon", "GestureClient", "GestureLisgd", "GestureProtocol", "GestureTools", "LinuxInput",
+                "LinuxSystem", "CLinux", "CAllocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -35,7 +35,7 @@ struct Gesturectl: ParsableCommand {
         subcommands: [
             ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
             DevicesCommand.self, SubscribeCommand.self, ActionsCommand.self, StatusCommand.self, RotateCommand.self,
-            ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self,
+            ProfileCommand.self, PauseCommand.self, ResumeCommand.self, LisgdCommand.self, ShapeCommand.self,
         ])
 }
 

@@ -1,0 +1,159 @@
+import GestureCore
+
+/// Teaching a `shape` recognizer: strokes taken from touch frames (a recording,
+/// or the touchscreen), how consistently they were drawn, which recognizers of a
+/// configuration would take them, and the config table that teaches them.
+public enum ShapeTeaching {
+    /// One stroke: a single finger from touch-down to lift, points in mm.
+    public struct Stroke: Sendable {
+        public var points: [Point]
+        /// The frames it was read from (one finger down to its lift).
+        public var frames: [TouchFrame]
+        public var durationMs: Double {
+            guard let a = frames.first, let b = frames.last else { return 0 }
+            return Double(b.time.microseconds - a.time.microseconds) / 1000
+        }
+        public var lengthMM: Double {
+            zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+        }
+    }
+
+    /// Collects one-finger strokes from frames as they come: a touch that began
+    /// alone and ended (lifted) with no other finger down at any time. A touch
+    /// that was cancelled, or shared the screen with another, is skipped and
+    /// counted in `skipped`.
+    public struct StrokeReader: Sendable {
+        public private(set) var strokes: [Stroke] = []
+        public private(set) var skipped = 0
+        private var current: [TouchFrame] = []
+        private var points: [Point] = []
+        private var spoiled = false
+
+        public init() {}
+
+        /// Takes one frame; returns the stroke it finished, if any.
+        public mutating func take(_ frame: TouchFrame) -> Stroke? {
+            let live = frame.touches.filter { $0.phase != .ended && $0.phase != .cancelled }
+            if current.isEmpty {
+                guard frame.began else { return nil }
+                spoiled = false
+                points = []
+            }
+            current.append(frame)
+            if frame.touches.count > 1 || frame.anyCancelled { spoiled = true }
+            if let t = frame.touches.first, !spoiled, points.last != t.position { points.append(t.position) }
+            guard live.isEmpty else { return nil }
+            defer {
+                current = []
+                points = []
+            }
+            if spoiled || points.count < 2 {
+                skipped += 1
+                return nil
+            }
+            let s = Stroke(points: points, frames: current)
+            strokes.append(s)
+            return s
+        }
+    }
+
+    /// The strokes of a run of frames (a whole recording).
+    public static func strokes(in frames: [TouchFrame]) -> (strokes: [Stroke], skipped: Int) {
+        var r = StrokeReader()
+        for f in frames { _ = r.take(f) }
+        return (r.strokes, r.skipped)
+    }
+
+    /// What the recognizers of `configuration` decide about one stroke on its
+    /// own: the names of those that recognized it (began counts for continuous
+    /// ones, such as a pan), in the order they decided.
+    public static func takers(of stroke: Stroke, in configuration: Configuration) -> [String] {
+        guard let first = stroke.frames.first, let last = stroke.frames.last else { return [] }
+        let arena = configuration.makeArena(device: first.device)
+        var events: [GestureEvent] = []
+        for f in stroke.frames { arena.handle(f, into: &events) }
+        // Past every timer a recognizer could still be waiting on.
+        arena.advance(to: last.time + Millis(10_000), into: &events)
+        var names: [String] = []
+        for e in events where e.state == .recognized || e.state == .began {
+            if !names.contains(e.name) { names.append(e.name) }
+        }
+        return names
+    }
+
+    /// The rejection threshold suggested for examples drawn this consistently:
+    /// the largest leave-one-out distance with room above it, never below the
+    /// recognizer's default nor above twice it.
+    public static func suggestedMaxDistance(consistency: [Double]) -> Double {
+        let fallback = ShapeRecognizer.Parameters().maxDistance
+        let finite = consistency.filter(\.isFinite)
+        guard let worst = finite.max() else { return fallback }
+        let suggested = (worst * 1.5 * 100).rounded(.up) / 100
+        return min(max(suggested, fallback), 2 * fallback)
+    }
+
+    /// The `[recognizer.NAME]` table that teaches `examples` (points rounded to
+    /// 0.1 mm, each stroke moved to start at 0,0), with the options given.
+    public static func section(
+        name: String, examples: [[Point]], options: ShapeMatcher.Options, maxDistance: Double,
+        comment: [String] = []
+    ) -> String {
+        var lines: [String] = []
+        for c in comment { lines.append("# \(c)") }
+        lines.append("[recognizer.\(tomlKey(name))]")
+        lines.append("kind = \"shape\"")
+        lines.append("examples = [")
+        for e in examples {
+            let o = e.first ?? Point(x: 0, y: 0)
+            let pts = e.map { "[\(tenth($0.x - o.x)), \(tenth($0.y - o.y))]" }
+            lines.append("    [" + pts.joined(separator: ", ") + "],")
+        }
+        lines.append("]")
+        lines.append("orientation = \"\(options.orientation.rawValue)\"")
+        lines.append("direction = \"\(options.direction.rawValue)\"")
+        if options.orientation == .fixed {
+            lines.append("max_rotation_deg = \(tenth(options.maxRotationDegrees))")
+        }
+        lines.append("max_distance = \(hundredth(maxDistance))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// At most `limit` points per example, evenly picked along the stroke as
+    /// drawn (first and last kept): a config stays readable, and the matcher
+    /// resamples anyway.
+    public static func thinned(_ points: [Point], limit: Int = 48) -> [Point] {
+        guard points.count > limit, limit >= 2 else { return points }
+        return (0..<limit).map { i in points[(i * (points.count - 1)) / (limit - 1)] }
+    }
+
+    /// A TOML key: bare when it can be, else a quoted string.
+    public static func tomlKey(_ name: String) -> String {
+        let bare =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
+        if bare { return name }
+        var out = "\""
+        for u in name.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where u.value < 0x20 || u.value == 0x7F:
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    public static func tenth(_ v: Double) -> String { fixed(v, scale: 10) }
+    public static func hundredth(_ v: Double) -> String { fixed(v, scale: 100) }
+
+    private static func fixed(_ v: Double, scale: Double) -> String {
+        let r = (v * scale).rounded() / scale
+        let s = r == 0 ? "0.0" : String(r)
+        return s.contains(".") || s.contains("e") ? s : s + ".0"
+    }
+}

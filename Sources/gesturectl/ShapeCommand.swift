@@ -1,0 +1,267 @@
+import ArgumentParser
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureLisgd
+import GestureTools
+import Glibc
+import LinuxInput
+import LinuxSystem
+
+struct ShapeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shape",
+        abstract: "Teach gestured a shape of your own.",
+        subcommands: [ShapeRecordCommand.self])
+}
+
+struct ShapeRecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record examples of a shape and print the config table that teaches it.",
+        discussion: """
+            Reads one-finger strokes from the touchscreen (or from recordings with \
+            --from), says how consistently they were drawn and which recognizers of \
+            the config would also take them, and prints a [recognizer.NAME] table of \
+            kind "shape" with the examples in it. With --into FILE the table is added \
+            to FILE instead, only if FILE still loads whole with it (a running \
+            gestured reloads it on its own).
+            """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Argument(help: "The recognizer's name (what its events carry in \"name\").")
+    var name: String
+
+    @Option(name: .long, help: "How many examples to take.")
+    var count = 3
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Take the strokes from these evemu recordings instead of the touchscreen.", valueName: "RECORDING"),
+        completion: .file())
+    var from: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The touchscreen to read (default: the first one udev knows).", valueName: "NODE"),
+        completion: .file())
+    var device: String?
+
+    @Option(name: .long, help: "fixed: as drawn (within 30°); any: at any angle.")
+    var orientation = "fixed"
+
+    @Option(name: .long, help: "as_drawn: from the same end; either: from either end.")
+    var direction = "as_drawn"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Add the table to this config file (written whole, or not at all).", valueName: "FILE"),
+        completion: .file(extensions: ["toml"]))
+    var into: String?
+
+    func validate() throws {
+        if let problem = RecognizerNames.problem(name) { throw ValidationError("NAME '\(name)': \(problem)") }
+        guard (1...ShapeRecognizer.Parameters.exampleCount.upperBound).contains(count) else {
+            throw ValidationError("--count: 1 to \(ShapeRecognizer.Parameters.exampleCount.upperBound) examples")
+        }
+        guard ShapeMatcher.Orientation(rawValue: orientation) != nil else {
+            throw ValidationError("--orientation: fixed or any, not '\(orientation)'")
+        }
+        guard ShapeMatcher.Direction(rawValue: direction) != nil else {
+            throw ValidationError("--direction: as_drawn or either, not '\(direction)'")
+        }
+    }
+
+    func run() throws {
+        let configPath = into ?? ConfigFile.resolve(explicit: config.config)
+        let configuration = try loadConfig(path: configPath)
+        if configuration.recognizers.contains(where: { $0.name == name }) {
+            throw CleanExit.message(
+                "gesturectl shape record: \(configuration.source) already has a recognizer named '\(name)'; choose another name",
+                code: 1)
+        }
+        let strokes = try from.isEmpty ? readTouchscreen(configuration) : readRecordings(configuration)
+        guard !strokes.isEmpty else {
+            throw CleanExit.message("gesturectl shape record: no one-finger stroke to learn from", code: 1)
+        }
+        let options = ShapeMatcher.Options(
+            orientation: ShapeMatcher.Orientation(rawValue: orientation)!,
+            direction: ShapeMatcher.Direction(rawValue: direction)!)
+        let examples = strokes.map { ShapeTeaching.thinned($0.points) }
+
+        // How consistent: each example against the closest of the others.
+        let loo = ShapeMatcher.consistency(examples: examples, options: options)
+        let maxDistance = ShapeTeaching.suggestedMaxDistance(consistency: loo)
+        for (i, s) in strokes.enumerated() {
+            var line =
+                "example \(i + 1): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
+            if i < loo.count { line += ", \(ShapeTeaching.hundredth(loo[i])) from the closest other" }
+            say(line)
+        }
+        if let worst = loo.filter(\.isFinite).max() {
+            let verdict =
+                worst <= ShapeRecognizer.Parameters().maxDistance
+                ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
+            say("consistency: largest distance \(ShapeTeaching.hundredth(worst)) rad: \(verdict)")
+        } else if examples.count == 1 {
+            say("consistency: one example; three or more make a shape that is taken more reliably")
+        }
+        say("max_distance \(ShapeTeaching.hundredth(maxDistance)) (the largest distance between examples, with room)")
+
+        // Who else would take these strokes, and which taught shapes they are near.
+        var collisions = 0
+        for (i, s) in strokes.enumerated() {
+            let takers = ShapeTeaching.takers(of: s, in: configuration).filter { $0 != name }
+            let recognizedBy = takers.filter { n in
+                configuration.recognizers.first { $0.name == n }.map { $0.kind != .pan && $0.kind != .longPress }
+                    ?? true
+            }
+            if !recognizedBy.isEmpty {
+                collisions += 1
+                say("example \(i + 1) is also taken by: \(recognizedBy.joined(separator: ", "))")
+            }
+        }
+        for r in configuration.recognizers {
+            guard case .shape(let p) = r.parameters else { continue }
+            let other = ShapeMatcher(examples: p.examples, options: p.matcherOptions)
+            let near = examples.filter { (other.closest($0)?.distance ?? .infinity) <= p.maxDistance }.count
+            if near > 0 { say("\(near) of the examples would be taken by the taught shape '\(r.name)'") }
+        }
+        if collisions > 0 {
+            say(
+                "to keep them apart, list those recognizers in the new table's requires_failure_of (they are tried first), or teach another shape"
+            )
+        }
+
+        let source = configuration.source
+        let table = ShapeTeaching.section(
+            name: name, examples: examples, options: options, maxDistance: maxDistance,
+            comment: ["Taught by `gesturectl shape record` from \(examples.count) example(s)."])
+        guard let into else {
+            // The table alone must load: its name and numbers are checked as gestured checks them.
+            try checked(table, file: "(the new table)")
+            print(table, terminator: "")
+            return
+        }
+        let old: String
+        do { old = try String(contentsOfFile: into, encoding: .utf8) } catch {
+            throw CleanExit.message(
+                "gesturectl shape record: cannot read \(into): \(error.localizedDescription)", code: 1)
+        }
+        let joined = old + (old.hasSuffix("\n") || old.isEmpty ? "" : "\n") + "\n" + table
+        try checked(joined, file: into)
+        try write(joined, to: into)
+        say("added [recognizer.\(name)] to \(into)\(source == into ? "" : " (\(source) was the config read)")")
+    }
+
+    private func checked(_ text: String, file: String) throws {
+        do { _ = try ConfigLoader.load(text: text, file: file) } catch {
+            throw CleanExit.message(
+                "gesturectl shape record: the table would not load, nothing written:\n\(error)", code: 1)
+        }
+    }
+
+    /// Writes beside the file and renames over it, keeping its mode: a reader
+    /// (gestured reloading) sees the old file or the new one, never half.
+    private func write(_ text: String, to path: String) throws {
+        let tmp = path + ".gesturectl-new"
+        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o644
+        guard
+            FileManager.default.createFile(
+                atPath: tmp, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+        else {
+            throw CleanExit.message("gesturectl shape record: cannot write \(tmp)", code: 1)
+        }
+        guard rename(tmp, path) == 0 else {
+            let e = Errno.current
+            unlink(tmp)
+            throw CleanExit.message("gesturectl shape record: cannot replace \(path): \(e)", code: 1)
+        }
+    }
+
+    private func readRecordings(_ configuration: Configuration) throws -> [ShapeTeaching.Stroke] {
+        var all: [ShapeTeaching.Stroke] = []
+        for path in from {
+            let frames: [TouchFrame]
+            do { frames = try Explanation.frames(of: path, configuration: configuration) } catch {
+                throw CleanExit.message("gesturectl shape record: \(path): \(error)", code: 1)
+            }
+            let (strokes, skipped) = ShapeTeaching.strokes(in: frames)
+            if skipped > 0 { say("\(path): \(skipped) touch(es) skipped: more than one finger, or cancelled") }
+            all += strokes
+        }
+        if all.count > count {
+            say("taking the first \(count) of \(all.count) strokes (--count)")
+            all = Array(all.prefix(count))
+        } else if all.count < count {
+            say("the recordings hold \(all.count) stroke(s), fewer than --count \(count)")
+        }
+        return all
+    }
+
+    private func readTouchscreen(_ configuration: Configuration) throws -> [ShapeTeaching.Stroke] {
+        let path = try device ?? firstTouchscreen(configuration)
+        let evdev: EvdevDevice
+        do { evdev = try LisgdRunner.openDevice(path) } catch {
+            throw CleanExit.message("gesturectl shape record: \(error)", code: 1)
+        }
+        defer { evdev.close() }
+        let (matrix, _) = CalibrationMatrix.of(evdev.node)
+        guard
+            let geometry = configuration.geometry(
+                for: evdev.description, syspath: evdev.node.syspath, calibration: matrix)
+        else {
+            throw CleanExit.message("gesturectl shape record: \(path): no size known for this touchscreen", code: 1)
+        }
+        let sink = StrokeSink(
+            SlotDecoder(
+                device: evdev.description, geometry: geometry,
+                initialTrackingIDs: evdev.currentTrackingIDs(), initialToolTypes: evdev.currentToolTypes(),
+                initialSlot: evdev.currentSlot()))
+        say("reading \(path) (\(evdev.description.name)); Ctrl-C stops")
+        while sink.reader.strokes.count < count {
+            say("draw '\(name)' with one finger (\(sink.reader.strokes.count + 1) of \(count))")
+            let before = sink.reader.strokes.count
+            while sink.reader.strokes.count == before {
+                var p = pollfd(fd: evdev.fd.rawValue, events: Int16(POLLIN), revents: 0)
+                let r = poll(&p, 1, -1)
+                if r < 0 && errno == EINTR { continue }
+                guard r > 0 else { throw CleanExit.message("gesturectl shape record: poll: \(Errno.current)", code: 1) }
+                if case .gone(let e) = evdev.read(into: sink) {
+                    throw CleanExit.message("gesturectl shape record: \(path) went away: \(e)", code: 1)
+                }
+            }
+        }
+        return sink.reader.strokes
+    }
+
+    private func firstTouchscreen(_ configuration: Configuration) throws -> String {
+        let reports: [DeviceReport]
+        do { reports = try DeviceSurvey.run(configuration: configuration) } catch {
+            throw CleanExit.message(
+                "gesturectl shape record: cannot list input devices: \(error); give --device", code: 1)
+        }
+        guard let node = reports.first(where: \.inUse)?.devnode else {
+            throw CleanExit.message(
+                "gesturectl shape record: no touchscreen found (`gesturectl devices` says why); give --device or --from",
+                code: 1)
+        }
+        return node
+    }
+
+    private func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}
+
+/// Kernel events → frames → strokes, as the touchscreen is read.
+private final class StrokeSink: RawEventSink {
+    var decoder: SlotDecoder
+    var reader = ShapeTeaching.StrokeReader()
+    init(_ decoder: SlotDecoder) { self.decoder = decoder }
+    func feed(_ e: RawEvent) {
+        if decoder.feed(e) { _ = reader.take(decoder.lastFrame) }
+    }
+    func beginResync() { decoder.beginResync() }
+}

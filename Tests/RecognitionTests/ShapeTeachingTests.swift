@@ -1,0 +1,158 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureTools
+import Testing
+
+/// `gesturectl shape record`'s parts: strokes out of frames, the table that
+/// teaches them, and who else would take them.
+@Suite struct ShapeTeachingTests {
+    /// A zigzag (three legs, like an N turned on its side) drawn at `scale`,
+    /// with seeded jitter: one frame every 10 ms.
+    static func zigzag(seed: UInt64, scale: Double = 1, id: UInt64 = 1, start: Double = 1) -> [TouchFrame] {
+        var rng = SplitMix(seed)
+        let corners = [Point(x: 0, y: 0), Point(x: 30, y: 0), Point(x: 0, y: 25), Point(x: 30, y: 25)]
+        var pts: [Point] = []
+        for (a, b) in zip(corners, corners.dropFirst()) {
+            for i in 0..<15 {
+                let t = Double(i) / 15
+                pts.append(
+                    Point(
+                        x: 20 + scale * (a.x + (b.x - a.x) * t) + rng.jitter(0.4),
+                        y: 20 + scale * (a.y + (b.y - a.y) * t) + rng.jitter(0.4)))
+            }
+        }
+        pts.append(Point(x: 20 + scale * 30, y: 20 + scale * 25))
+        return frames(pts, id: id, start: start)
+    }
+
+    static func frames(_ pts: [Point], id: UInt64, start: Double) -> [TouchFrame] {
+        let area = Point(x: 150, y: 100)
+        var out: [TouchFrame] = []
+        for (i, p) in pts.enumerated() {
+            let phase: TouchPhase = i == 0 ? .began : (i == pts.count - 1 ? .ended : .moved)
+            let time = EventTime.seconds(start + Double(i) * 0.01)
+            let touch = Touch(
+                id: TouchID(raw: id), slot: 0, trackingID: Int32(id), phase: phase, position: p,
+                normalised: Point(x: p.x / area.x, y: p.y / area.y), startTime: EventTime.seconds(start),
+                startPosition: pts[0])
+            out.append(TouchFrame(time: time, device: "panel", touches: [touch], areaMM: area))
+        }
+        return out
+    }
+
+    @Test func oneFingerStrokesAreTakenAndTwoFingerOnesSkipped() throws {
+        var frames = Self.zigzag(seed: 1) + Self.zigzag(seed: 2, id: 2, start: 3)
+        // A second finger joins a third stroke halfway: not a one-finger stroke.
+        var two = Self.zigzag(seed: 3, id: 3, start: 5)
+        for i in 20..<two.count - 1 {
+            let extra = Touch(
+                id: TouchID(raw: 4), slot: 1, trackingID: 4, phase: i == 20 ? .began : .moved,
+                position: Point(x: 100, y: 50), normalised: Point(x: 0.6, y: 0.5),
+                startTime: two[20].time, startPosition: Point(x: 100, y: 50))
+            two[i].touches.append(extra)
+        }
+        var lift = two[two.count - 1]
+        lift.touches.append(
+            Touch(
+                id: TouchID(raw: 4), slot: 1, trackingID: 4, phase: .ended, position: Point(x: 100, y: 50),
+                normalised: Point(x: 0.6, y: 0.5), startTime: two[20].time, startPosition: Point(x: 100, y: 50)))
+        two[two.count - 1] = lift
+        frames += two
+        let (strokes, skipped) = ShapeTeaching.strokes(in: frames)
+        #expect(strokes.count == 2)
+        #expect(skipped == 1)
+        #expect(
+            strokes[0].points.first == Point(x: frames[0].touches[0].position.x, y: frames[0].touches[0].position.y))
+        #expect(abs(strokes[0].durationMs - 450) < 1)
+    }
+
+    /// The table printed loads as gestured loads it, and the shape it teaches
+    /// takes a new zigzag of another size, not a straight swipe.
+    @Test func theTableTeachesTheShape() throws {
+        let strokes = (1...3).flatMap { ShapeTeaching.strokes(in: Self.zigzag(seed: UInt64($0))).strokes }
+        #expect(strokes.count == 3)
+        let examples = strokes.map { ShapeTeaching.thinned($0.points) }
+        #expect(examples.allSatisfy { $0.count <= 48 })
+        let loo = ShapeMatcher.consistency(examples: examples, options: ShapeMatcher.Options())
+        let table = ShapeTeaching.section(
+            name: "zed", examples: examples, options: ShapeMatcher.Options(),
+            maxDistance: ShapeTeaching.suggestedMaxDistance(consistency: loo))
+        let config = try ConfigLoader.load(text: table, file: "taught.toml")
+        let r = try #require(config.recognizers.first { $0.name == "zed" })
+        guard case .shape(let p) = r.parameters else {
+            Issue.record("not a shape: \(r.kind)")
+            return
+        }
+        #expect(p.examples.count == 3)
+        // Each example starts at 0,0 and keeps its shape to 0.1 mm.
+        let d = zip(p.examples[1], examples[1]).map { a, b in
+            (a - p.examples[1][0]).distance(to: b - examples[1][0])
+        }
+        #expect(d.max()! <= 0.08)
+
+        func decided(_ frames: [TouchFrame]) -> [GestureEvent] {
+            let arena = config.makeArena(device: "panel")
+            var events: [GestureEvent] = []
+            for f in frames { arena.handle(f, into: &events) }
+            arena.advance(to: frames.last!.time + Millis(5000), into: &events)
+            return events
+        }
+        let bigger = decided(Self.zigzag(seed: 9, scale: 1.6))
+        #expect(bigger.contains { $0.name == "zed" && $0.state == .recognized })
+        let line = Self.frames((0..<40).map { Point(x: 20 + Double($0), y: 30) }, id: 7, start: 1)
+        let refused = decided(line)
+        #expect(!refused.contains { $0.name == "zed" && $0.state == .recognized })
+        #expect(refused.contains { $0.name == "zed" && $0.state == .failed })
+    }
+
+    /// A circle taught as a shape collides with the built-in circle, and the
+    /// tool says so; a zigzag collides with nothing that recognizes strokes.
+    @Test func collisionsWithTheConfigAreNamed() throws {
+        let config = ConfigLoader.builtIn()
+        let path = fixturesDir + "/dollar1/s01/medium/circle01.xml"
+        let circle = try ShapeTeaching.strokes(in: Explanation.frames(of: path, configuration: config)).strokes
+        #expect(circle.count == 1)
+        #expect(ShapeTeaching.takers(of: circle[0], in: config).contains("circle"))
+        let zig = ShapeTeaching.strokes(in: Self.zigzag(seed: 4)).strokes[0]
+        let takers = ShapeTeaching.takers(of: zig, in: config)
+        #expect(!takers.contains("circle") && !takers.contains("checkmark") && !takers.contains("tickle"))
+    }
+
+    @Test func namesThatAreNotBareKeysAreQuoted() throws {
+        for name in ["plain_name-2", "two words", "with \"quotes\" and \\", "café"] {
+            let z = ShapeTeaching.strokes(in: Self.zigzag(seed: 5)).strokes[0].points
+            let table = ShapeTeaching.section(
+                name: name, examples: [z], options: ShapeMatcher.Options(orientation: .any, direction: .either),
+                maxDistance: 0.3)
+            let config = try ConfigLoader.load(text: table, file: "taught.toml")
+            #expect(config.recognizers.map(\.name) == [name])
+        }
+    }
+
+    @Test func theSuggestedThresholdStaysInBounds() {
+        let fallback = ShapeRecognizer.Parameters().maxDistance
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: []) == fallback)
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.05, 0.08]) == fallback)
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.2, 0.22]) == 0.33)
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.9]) == 2 * fallback)
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [.infinity, 0.1]) == fallback)
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the strokes are the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in -amount…amount.
+    mutating func jitter(_ amount: Double) -> Double {
+        (Double(next() >> 11) / Double(1 << 53) * 2 - 1) * amount
+    }
+}
