@@ -30,7 +30,7 @@ public final class DevicePipeline {
     /// Feeds one kernel event; a completed frame goes through the arena.
     @inline(__always)
     public func feed(_ e: RawEvent) {
-        if let r = arbitration.releaseAt, r <= e.time { endArbitration(at: e.time) }
+        if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
         if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
@@ -45,12 +45,7 @@ public final class DevicePipeline {
     /// (reason "pen in proximity") and keeps new ones from starting anything
     /// until `arbitration.release` after it left.
     public func feedPen(_ e: RawEvent) {
-        if let r = arbitration.releaseAt, r <= e.time { endArbitration(at: e.time) }
-        switch pen.feed(e) {
-        case true?: penEntered(at: e.time)
-        case false?: arbitration.penLeft(at: e.time)
-        case nil: break
-        }
+        if arbitration.feedPen(e, pen: &pen, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
     /// A pen node was paired with this screen; `toolsDown` are its tool keys
@@ -58,7 +53,7 @@ public final class DevicePipeline {
     public func attachPen(toolsDown: [UInt16], at time: EventTime) {
         pen = PenProximity(toolsDown: toolsDown)
         if pen.inProximity {
-            penEntered(at: time)
+            if arbitration.penEntered(at: time, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
         } else {
             arbitration.penLeft(at: time)
         }
@@ -70,19 +65,9 @@ public final class DevicePipeline {
         arbitration.penLeft(at: time)
     }
 
-    private func penEntered(at time: EventTime) {
-        _ = arbitration.penEntered()
-        guard !decoder.suppressed else { return }
-        if decoder.suppress(at: time) { arena.handle(decoder.lastFrame, into: &events) }
-    }
-
-    private func endArbitration(at time: EventTime) {
-        if arbitration.expire(at: time) { decoder.unsuppress() }
-    }
-
     /// Fires recognizer timers, and the end of touch arbitration, up to `time`.
     public func advance(to time: EventTime) {
-        if let r = arbitration.releaseAt, r <= time { endArbitration(at: time) }
+        arbitration.releaseIfDue(at: time, decoder: &decoder)
         arena.advance(to: time, into: &events)
     }
 

@@ -80,3 +80,31 @@ public struct TouchArbitration: Sendable {
         return true
     }
 }
+
+extension TouchArbitration {
+    /// One event of the pen node, applied to the screen's decoder: the pen coming
+    /// into proximity suppresses its touches (`SlotDecoder.suppress(at:)`).
+    /// Returns true when that completed a frame (touches cancelled).
+    public mutating func feedPen(_ e: RawEvent, pen: inout PenProximity, decoder: inout SlotDecoder) -> Bool {
+        releaseIfDue(at: e.time, decoder: &decoder)
+        switch pen.feed(e) {
+        case true?: return penEntered(at: e.time, decoder: &decoder)
+        case false?: penLeft(at: e.time)
+        case nil: break
+        }
+        return false
+    }
+
+    /// The pen is in proximity at `time`; returns true when the decoder
+    /// completed a frame (touches cancelled).
+    public mutating func penEntered(at time: EventTime, decoder: inout SlotDecoder) -> Bool {
+        _ = penEntered()
+        return !decoder.suppressed && decoder.suppress(at: time)
+    }
+
+    /// Ends arbitration when its release time is over at `time`.
+    @inline(__always)
+    public mutating func releaseIfDue(at time: EventTime, decoder: inout SlotDecoder) {
+        if let r = releaseAt, r <= time, expire(at: time) { decoder.unsuppress() }
+    }
+}
