@@ -123,6 +123,18 @@ import Testing
         #expect(d.states("swipe") == [.recognized], "the pen gone is the pen out of proximity")
     }
 
+    @Test func aPenThatFailedToOpenIsTriedAgainAtItsNextUdevEvent() throws {
+        var d = EmbeddedDaemon(at: EventTime(microseconds: 5_000_000))
+        let screen = d.plug(try screenDevice(), event: 10, properties: Self.group)
+        let penNode = plugPen(&d, event: 11)
+        let snapshot = d.kernel.removeValue(forKey: penNode.syspath)
+        d.start()
+        #expect(d.watched == [screen.syspath])
+        d.kernel[penNode.syspath] = snapshot
+        d.udevEvent(.change, penNode)
+        #expect(d.watched == [screen.syspath, penNode.syspath])
+    }
+
     @Test func theScreenRemovedClosesItsPenAndReplugsPairThemAgain() throws {
         var (d, screen, penNode) = try started()
         d.unplug(screen)

@@ -354,6 +354,7 @@ public struct DaemonCore {
             opened(snapshot, into: &actions)
         case .openFailed(let node, let error):
             opening.remove(node.syspath)
+            openingPens.remove(node.syspath)
             let name = node.devnode ?? node.sysname
             switch error.errno {
             case .noSuchFile, .noDevice:
