@@ -646,7 +646,8 @@ private struct KeyReader: ParameterTableVisitor {
         for (i, node) in list.enumerated() {
             let which = "example \(i + 1)"
             guard let items = node.array else {
-                table.fail(key, "\(which): expected a list of [x, y] points, got \(node.described)", at: node, &problems)
+                table.fail(
+                    key, "\(which): expected a list of [x, y] points, got \(node.described)", at: node, &problems)
                 ok = false
                 continue
             }

@@ -151,7 +151,8 @@ public struct TemplateProtocol: Sendable, Codable {
                     }
                     let negatives = s.labels.indices.filter { s.labels[$0] != label }
                     out.append(
-                        Trial(subject: si, label: label, positives: pool.map(closest), negatives: negatives.map(closest)))
+                        Trial(
+                            subject: si, label: label, positives: pool.map(closest), negatives: negatives.map(closest)))
                 }
             }
         }
@@ -219,7 +220,8 @@ public struct TemplateProtocol: Sendable, Codable {
                 + "measured on the one left out\n"
             out += "  held out  chosen    recall          false accepts\n"
             for f in folds {
-                out += "  " + pad(f.heldOut, 8) + "  " + formatFixed(f.chosenMaxDistance, decimals: 2) + "  "
+                out +=
+                    "  " + pad(f.heldOut, 8) + "  " + formatFixed(f.chosenMaxDistance, decimals: 2) + "  "
                     + Self.cells(f.heldOutTally) + "\n"
             }
             out += "  pooled          " + Self.cells(losoPooled) + "\n"

@@ -35,7 +35,8 @@ struct ParameterTableTests {
         var kind = ""
         // A shape has no default (its examples are a person's strokes): the example
         // config with one shows its keys.
-        let shapeExample = (try? String(contentsOfFile: repoRoot + "/config/examples/taught-shape.toml", encoding: .utf8)) ?? ""
+        let shapeExample =
+            (try? String(contentsOfFile: repoRoot + "/config/examples/taught-shape.toml", encoding: .utf8)) ?? ""
         for line in (defaultConfigText + "\n" + shapeExample).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("[") {
                 kind = ""

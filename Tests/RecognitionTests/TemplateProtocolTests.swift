@@ -1,4 +1,5 @@
 import Foundation
+import GestureConfig
 import GestureCore
 import GestureTools
 import Testing
@@ -70,5 +71,25 @@ struct TemplateProtocolTests {
         let text = run.text()
         #expect(text.contains("leave one subject out, 3 examples"))
         #expect(text.contains("chosen the same way on every subject"))
+    }
+}
+
+@Suite("a taught shape beside the built-in ones")
+struct TaughtShapeBesideBuiltInsTests {
+    @Test func theBuiltInShapesDecideTheSameWithAZedTaught() throws {
+        let path = fixturesDir + "/../../config/examples/taught-shape.toml"
+        let taught = try ConfigLoader.load(text: try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let plain = ConfigLoader.builtIn()
+        let items = try Corpus.load([fixturesDir + "/dollar1", fixturesDir + "/tickle"], mirrorCircles: false)
+        // Every sixth stroke: all classes, subjects and speeds.
+        let sample = items.enumerated().filter { $0.offset % 6 == 0 }.map(\.element)
+        let with = try Evaluator(configuration: taught).outcomes(of: sample)
+        let without = try Evaluator(configuration: plain).outcomes(of: sample)
+        var zed = 0
+        for (i, item) in sample.enumerated() {
+            #expect(with[i].accepted.subtracting(["zed"]) == without[i].accepted, "\(item.source)")
+            if with[i].accepted.contains("zed") { zed += 1 }
+        }
+        #expect(zed == 0, "no $1 class is a Z")
     }
 }

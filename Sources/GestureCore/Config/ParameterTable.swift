@@ -126,7 +126,8 @@ public struct ParameterKey<P> {
             shown = get(defaults).map { "`\($0)`" }.joined(separator: ", ")
         case .strokes(_, let count, let points):
             type = "list of strokes"
-            range = "\(count.lowerBound)–\(count.upperBound) strokes of \(points.lowerBound)–\(points.upperBound) points"
+            range =
+                "\(count.lowerBound)–\(count.upperBound) strokes of \(points.lowerBound)–\(points.upperBound) points"
             shown = "(required)"
         }
         return ParameterReference(

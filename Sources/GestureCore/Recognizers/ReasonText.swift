@@ -125,7 +125,8 @@ extension Reason: CustomStringConvertible {
         case .shape(let f):
             switch f {
             case .tooFewPoints(let count):
-                return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(ShapeMatcher.minPoints)): too few to match"
+                return
+                    "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(ShapeMatcher.minPoints)): too few to match"
             case .tooShort(let mm, let min): return "stroke \(n.mm(mm)) < \(n.mm(min))"
             case .noExamples: return "no example to match: every example has no length"
             case .noMatch(let distance, let max, _):
