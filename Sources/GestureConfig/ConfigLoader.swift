@@ -618,7 +618,93 @@ private struct KeyReader: ParameterTableVisitor {
             }
             if !valid.isEmpty { set(&p, valid) }
             return true
+        case .strokes(let path, let count, let points):
+            guard let v = table.value(key) else {
+                problems.error(
+                    table.path,
+                    "missing '\(key)': a \(kind.rawValue) recognizer needs \(count.lowerBound) to \(count.upperBound) example strokes, \(key) = [[[x, y], …], …] in mm",
+                    at: table.tablePosition)
+                return false
+            }
+            if let strokes = readStrokes(key, v, count: count, points: points) { p[keyPath: path] = strokes }
+            return true
         }
+    }
+
+    /// The largest coordinate of an example, in mm: far beyond any screen.
+    static let maxCoordinateMM = 10_000.0
+    /// The shortest path an example may have, in mm.
+    static let minExampleLengthMM = 1.0
+
+    /// A list of strokes, each a list of [x, y] points: every problem with where
+    /// it is written, one per stroke; nil when any is wrong.
+    private mutating func readStrokes(
+        _ key: String, _ v: TomlNode, count: ClosedRange<Int>, points: ClosedRange<Int>
+    ) -> [[Point]]? {
+        let shape = "[[[x, y], …], …]"
+        guard let list = v.array else {
+            table.fail(key, "expected a list of strokes \(shape), got \(v.described)", at: v, &problems)
+            return nil
+        }
+        guard count.contains(list.count) else {
+            table.fail(
+                key, "expected \(count.lowerBound) to \(count.upperBound) example strokes, got \(list.count)", at: v,
+                &problems)
+            return nil
+        }
+        var out: [[Point]] = []
+        var ok = true
+        for (i, node) in list.enumerated() {
+            let which = "example \(i + 1)"
+            guard let items = node.array else {
+                table.fail(
+                    key, "\(which): expected a list of [x, y] points, got \(node.described)", at: node, &problems)
+                ok = false
+                continue
+            }
+            guard points.contains(items.count) else {
+                table.fail(
+                    key, "\(which): expected \(points.lowerBound) to \(points.upperBound) points, got \(items.count)",
+                    at: node, &problems)
+                ok = false
+                continue
+            }
+            var stroke: [Point] = []
+            stroke.reserveCapacity(items.count)
+            var length = 0.0
+            for (j, item) in items.enumerated() {
+                guard let xy = item.array, xy.count == 2, let x = xy[0].number, let y = xy[1].number else {
+                    table.fail(
+                        key, "\(which), point \(j + 1): expected [x, y] (two numbers, mm), got \(item.described)",
+                        at: item, &problems)
+                    break
+                }
+                guard x.isFinite, y.isFinite, abs(x) <= Self.maxCoordinateMM, abs(y) <= Self.maxCoordinateMM else {
+                    table.fail(
+                        key,
+                        "\(which), point \(j + 1): expected finite numbers within ±\(formatBound(Self.maxCoordinateMM)) mm, got [\(x), \(y)]",
+                        at: item, &problems)
+                    break
+                }
+                let p = Point(x: x, y: y)
+                if let last = stroke.last { length += p.distance(to: last) }
+                stroke.append(p)
+            }
+            guard stroke.count == items.count else {
+                ok = false
+                continue
+            }
+            guard length >= Self.minExampleLengthMM else {
+                table.fail(
+                    key,
+                    "\(which): the stroke is \(formatFixed(length, decimals: 2)) mm long; an example must be at least \(formatBound(Self.minExampleLengthMM)) mm",
+                    at: node, &problems)
+                ok = false
+                continue
+            }
+            out.append(stroke)
+        }
+        return ok ? out : nil
     }
 }
 

@@ -9,7 +9,9 @@ public let defaultConfigText = #"""
 #
 # Each [recognizer.NAME] table is one recognizer. NAME is what events carry in
 # their "name" field; `kind` says what it recognizes: tap, pan, swipe, pinch,
-# rotate, long_press, circle, checkmark, tickle. Recognizers see touches in the order they appear in this file.
+# rotate, long_press, circle, checkmark, tickle, or shape (a stroke taught by
+# example: config/examples/taught-shape.toml is this file with one). Recognizers
+# see touches in the order they appear in this file.
 # A file with no [recognizer.NAME] tables recognizes nothing (gestured warns); the
 # built-in recognizers apply only when there is no config file at all.
 #

@@ -120,6 +120,7 @@ extension Explanation {
         case .circle: "#1f6fb4"
         case .checkmark: "#d95f02"
         case .tickle: "#7b3294"
+        case .shape: "#e6ab02"
         case .tap: "#1b9e77"
         case .swipe: "#a6761d"
         case .longPress: "#e7298a"
@@ -425,6 +426,9 @@ extension Explanation {
                 "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")"
         case .checkmark(let v): return "vertex \(v)"
         case .tickle(let n): return "\(n) reversals"
+        case .shape(let example, let distance, let reversed):
+            return
+                "example \(example) at distance \(formatFixed(distance, decimals: 3))\(reversed ? ", drawn the other way" : "")"
         case .tap(let n): return "\(n) tap\(n == 1 ? "" : "s")"
         case .pan(let t, _): return "moved \(t)"
         case .swipe(let direction, let t, let speed):

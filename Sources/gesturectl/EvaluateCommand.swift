@@ -57,12 +57,56 @@ struct EvaluateCommand: ParsableCommand {
             "False accepts allowed on the training subjects when choosing, in percent.", valueName: "PERCENT"))
     var losoBudget: Double = LeaveOneSubjectOut.defaultFalseAcceptBudget * 100
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Measure a shape taught by example instead: the $1 paper's user-dependent protocol with rejection, with the options of the config's first shape recognizer.",
+            discussion: "")
+    )
+    var templates = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --templates: examples drawn per subject and class.", valueName: "N,N,…"))
+    var examples = "1,3,5"
+
+    @Option(name: .long, help: "With --templates: random draws of the examples per subject and class (from --seed).")
+    var draws = 10
+
     @Argument(help: "Stroke files, recordings, directories.", completion: .file())
     var corpus: [String]
 
     func validate() throws {
         guard pxPerMM > 0 else { throw ValidationError("--px-per-mm must be > 0") }
         guard jitter >= 0, hook >= 0 else { throw ValidationError("--jitter and --hook are lengths in mm, ≥ 0") }
+        guard (1...100).contains(draws) else { throw ValidationError("--draws must be 1 to 100") }
+        guard let counts = exampleCounts, !counts.isEmpty, counts.allSatisfy({ (1...20).contains($0) }) else {
+            throw ValidationError("--examples must be a comma-separated list of counts from 1 to 20")
+        }
+    }
+
+    var exampleCounts: [Int]? {
+        let parts = examples.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return parts.contains(nil) ? nil : parts.compactMap { $0 }
+    }
+
+    /// The template protocol with the options of the config's first shape, else the defaults.
+    func runTemplates(_ configuration: Configuration, _ items: [CorpusItem]) throws {
+        var parameters = ShapeRecognizer.Parameters()
+        var from = "the shape defaults"
+        for r in configuration.recognizers {
+            if case .shape(let p) = r.parameters {
+                parameters = p
+                from = "\(r.name) in \(configuration.source)"
+                break
+            }
+        }
+        let counts = exampleCounts ?? [1, 3, 5]
+        let report = TemplateProtocol.run(
+            items: items, parameters: parameters, pxPerMM: pxPerMM, exampleCounts: counts, draws: draws, seed: seed,
+            losoExamples: counts.contains(3) ? 3 : counts[0], falseAcceptBudget: losoBudget / 100)
+        let out = json ? try report.json() + "\n" : "options from \(from)\n" + report.text()
+        FileHandle.standardOutput.write(Data(out.utf8))
     }
 
     func run() throws {
@@ -70,7 +114,7 @@ struct EvaluateCommand: ParsableCommand {
         var items: [CorpusItem]
         let perturbation = Perturbation(jitterMM: jitter, hookMM: hook, seed: seed)
         do {
-            items = try Corpus.load(corpus, mirrorCircles: !noMirror) { warning in
+            items = try Corpus.load(corpus, mirrorCircles: !noMirror && !templates) { warning in
                 FileHandle.standardError.write(Data((warning + "\n").utf8))
             }
             items = Corpus.perturbed(items, perturbation, pxPerMM: pxPerMM)
@@ -80,6 +124,10 @@ struct EvaluateCommand: ParsableCommand {
         guard !items.isEmpty else {
             throw CleanExit.message(
                 "gesturectl evaluate: no labelled inputs in \(corpus.joined(separator: " "))", code: 1)
+        }
+        if templates {
+            try runTemplates(configuration, items)
+            return
         }
         let evaluator = Evaluator(configuration: configuration, pxPerMM: pxPerMM)
         let outcomes: [Outcome]

@@ -104,7 +104,7 @@ import Testing
                 colour = "red"
                 """) == [
                     "actions.toml:1: max_running: expected an integer from 1 to 64, got 0",
-                    "actions.toml:4: action.0.kind: unknown kind 'swip'; expected one of: tap, pan, swipe, pinch, rotate, long_press, circle, checkmark, tickle",
+                    "actions.toml:4: action.0.kind: unknown kind 'swip'; expected one of: tap, pan, swipe, pinch, rotate, long_press, circle, checkmark, tickle, shape",
                     "actions.toml:6: action.0.direction: unknown direction 'sideways'; expected one of: left, right, up, down, up_left, up_right, down_left, down_right, clockwise, counterclockwise",
                     "actions.toml:7: action.0.fingers: expected an integer from 1 to 10 or a list of them, got integer 11",
                     "actions.toml:8: action.0.state: unknown state 'possible'; expected one of: began, changed, ended, recognized, cancelled, failed",

@@ -33,7 +33,11 @@ struct ParameterTableTests {
         // Every key of a kind is set or shown commented out in a table of that kind.
         var shown: [String: Set<String>] = [:]
         var kind = ""
-        for line in defaultConfigText.split(separator: "\n", omittingEmptySubsequences: false) {
+        // A shape has no default (its examples are a person's strokes): the example
+        // config with one shows its keys.
+        let shapeExample =
+            (try? String(contentsOfFile: repoRoot + "/config/examples/taught-shape.toml", encoding: .utf8)) ?? ""
+        for line in (defaultConfigText + "\n" + shapeExample).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("[") {
                 kind = ""
                 continue
@@ -59,28 +63,38 @@ struct ParameterTableTests {
     }
 
     @Test func everyKeyOfEveryKindIsReadAndRangeChecked() {
+        // A key without a default (a shape's examples) is written after the key tested.
+        func required(_ kind: GestureKind, except key: String = "") -> String {
+            RecognizerParameters.reference(for: kind).filter { $0.type == "list of strokes" && $0.key != key }.map {
+                "\($0.key) = [[[0, 0], [10, 0], [20, 0], [10, 10], [0, 20]]]\n"
+            }.joined()
+        }
         for kind in GestureKind.allCases {
             for row in RecognizerParameters.reference(for: kind) {
-                let toml = "[recognizer.r]\nkind = \"\(kind.rawValue)\"\n\(row.key) = "
+                let header = "[recognizer.r]\nkind = \"\(kind.rawValue)\"\n\(row.key) = "
+                let rest = required(kind, except: row.key)
                 switch row.type {
                 case "integer", "number", "ms":
                     // The default as written in the table is accepted; a string is not.
                     let value = row.defaultValue
-                    #expect(errors(toml + value + "\n").isEmpty, "\(kind.rawValue).\(row.key) = \(value)")
-                    let wrong = errors(toml + "\"x\"\n")
+                    #expect(errors(header + value + "\n" + rest).isEmpty, "\(kind.rawValue).\(row.key) = \(value)")
+                    let wrong = errors(header + "\"x\"\n" + rest)
                     #expect(
                         wrong.count == 1 && wrong[0].hasPrefix("t.toml:3: recognizer.r.\(row.key): expected "),
                         "\(wrong)")
                     // Above the range's top: refused, naming the range.
                     let top = row.range.split(separator: "–").last.map(String.init) ?? ""
-                    let above = errors(toml + top + "1\n")
+                    let above = errors(header + top + "1\n" + rest)
                     #expect(above.count == 1 && above[0].contains("from "), "\(kind.rawValue).\(row.key): \(above)")
+                case "list of strokes":
+                    #expect(errors(header + "1\n" + rest).first?.contains("recognizer.r.\(row.key): expected") == true)
                 default:
-                    #expect(errors(toml + "[1]\n").first?.contains("recognizer.r.\(row.key): expected") == true)
+                    #expect(
+                        errors(header + "[1]\n" + rest).first?.contains("recognizer.r.\(row.key): expected") == true)
                 }
             }
             // An unknown key names every key of the kind.
-            let unknown = errors("[recognizer.r]\nkind = \"\(kind.rawValue)\"\nbogus = 1\n")
+            let unknown = errors("[recognizer.r]\nkind = \"\(kind.rawValue)\"\nbogus = 1\n" + required(kind))
             for row in RecognizerParameters.reference(for: kind) {
                 #expect(unknown.first?.contains(row.key) == true, "\(kind.rawValue): \(unknown)")
             }

@@ -9,6 +9,7 @@ public enum RecognizerParameters: Sendable, Equatable {
     case longPress(LongPressRecognizer.Parameters)
     case pinch(TwoFingerTransformRecognizer.Parameters)
     case rotate(TwoFingerTransformRecognizer.Parameters)
+    case shape(ShapeRecognizer.Parameters)
 
     public var kind: GestureKind {
         switch self {
@@ -21,6 +22,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .longPress: .longPress
         case .pinch: .pinch
         case .rotate: .rotate
+        case .shape: .shape
         }
     }
 
@@ -35,6 +37,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .longPress: .longPress(.init())
         case .pinch: .pinch(.init())
         case .rotate: .rotate(.init())
+        case .shape: .shape(.init())
         }
     }
 
@@ -82,6 +85,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .longPress(let p): LongPressRecognizer(p)
         case .pinch(let p): TwoFingerTransformRecognizer(.pinch, p)
         case .rotate(let p): TwoFingerTransformRecognizer(.rotate, p)
+        case .shape(let p): ShapeRecognizer(p)
         }
     }
 }

@@ -16,6 +16,9 @@ public struct ParameterKey<P> {
         case choice([String], get: (P) -> String, set: (inout P, String) -> Void)
         /// A string or a list of some of a few words; `item` names one in messages.
         case choices([String], item: String, get: (P) -> [String], set: (inout P, [String]) -> Void)
+        /// A list of strokes, each a list of [x, y] points in mm: `count` strokes
+        /// of `points` points each. Required: there is no default stroke.
+        case strokes(WritableKeyPath<P, [[Point]]>, count: ClosedRange<Int>, points: ClosedRange<Int>)
     }
 
     /// A rule about the key's value once it is read: it may adjust the
@@ -78,13 +81,22 @@ public struct ParameterKey<P> {
             documentation: documentation, atMost: nil, check: check)
     }
 
+    public static func strokes(
+        _ key: String, _ path: WritableKeyPath<P, [[Point]]>, count: ClosedRange<Int>, points: ClosedRange<Int>,
+        _ documentation: String
+    ) -> Self {
+        Self(
+            key: key, value: .strokes(path, count: count, points: points), documentation: documentation,
+            atMost: nil, check: nil)
+    }
+
     /// The value as a number, for the bounds check; nil for words.
     public func number(in p: P) -> Double? {
         switch value {
         case .integer(let path, _): Double(p[keyPath: path])
         case .number(let path, _): p[keyPath: path]
         case .millis(let path, _): p[keyPath: path].value
-        case .choice, .choices: nil
+        case .choice, .choices, .strokes: nil
         }
     }
 
@@ -112,6 +124,11 @@ public struct ParameterKey<P> {
             type = "list of strings"
             range = words.map { "`\($0)`" }.joined(separator: ", ")
             shown = get(defaults).map { "`\($0)`" }.joined(separator: ", ")
+        case .strokes(_, let count, let points):
+            type = "list of strokes"
+            range =
+                "\(count.lowerBound)–\(count.upperBound) strokes of \(points.lowerBound)–\(points.upperBound) points"
+            shown = "(required)"
         }
         return ParameterReference(
             key: key, type: type, range: range, defaultValue: shown, atMost: atMost,
@@ -167,6 +184,9 @@ extension RecognizerParameters {
         case .rotate(var p):
             visitor.visit(TwoFingerTransformRecognizer.Parameters.rotateKeys, &p)
             self = .rotate(p)
+        case .shape(var p):
+            visitor.visit(ShapeRecognizer.Parameters.keys, &p)
+            self = .shape(p)
         }
     }
 

@@ -3,13 +3,15 @@ public enum GestureKind: String, Sendable, CaseIterable {
     case tap, pan, swipe, pinch, rotate
     case longPress = "long_press"
     case circle, checkmark, tickle
+    /// A one-finger shape taught by example.
+    case shape
 
     /// Continuous kinds go began → changed* → ended | cancelled;
     /// discrete ones go straight to recognized | failed.
     public var isContinuous: Bool {
         switch self {
         case .pan, .pinch, .rotate, .longPress: true
-        case .tap, .swipe, .circle, .checkmark, .tickle: false
+        case .tap, .swipe, .circle, .checkmark, .tickle, .shape: false
         }
     }
 }
@@ -27,6 +29,9 @@ public enum GestureDetail: Sendable, Equatable {
     case circle(center: Point, radiusMM: Double, fitError: Double, clockwise: Bool, sweptDegrees: Double)
     case checkmark(vertex: Point)
     case tickle(reversals: Int)
+    /// The example matched (its index, from 0, in the order written), how far
+    /// the stroke was from it, and whether it was drawn the other way.
+    case shape(example: Int, distance: Double, reversed: Bool)
     case swipe(direction: SwipeRecognizer.Direction, translation: Point, speedMMPerS: Double)
     case pinch(scale: Double)
     case rotate(degrees: Double)
@@ -112,6 +117,10 @@ extension GestureEvent {
             w.field("vertex", point: vertex, decimals: 2)
         case .tickle(let reversals):
             w.field("reversals", int: reversals)
+        case .shape(let example, let distance, let reversed):
+            w.field("example", int: example)
+            w.field("distance", fixed: distance, decimals: 3)
+            w.field("reversed", bool: reversed)
         case .swipe(let direction, let translation, let speed):
             w.field("direction", string: direction.rawValue)
             w.field("translation_mm", point: translation, decimals: 2)

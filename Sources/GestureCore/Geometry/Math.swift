@@ -11,14 +11,17 @@
     @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Glibc.atan2(y, x) }
     @inline(__always) func cos(_ a: Double) -> Double { Glibc.cos(a) }
     @inline(__always) func sin(_ a: Double) -> Double { Glibc.sin(a) }
+    @inline(__always) func acos(_ a: Double) -> Double { Glibc.acos(a) }
 #elseif canImport(Musl)
     @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Musl.atan2(y, x) }
     @inline(__always) func cos(_ a: Double) -> Double { Musl.cos(a) }
     @inline(__always) func sin(_ a: Double) -> Double { Musl.sin(a) }
+    @inline(__always) func acos(_ a: Double) -> Double { Musl.acos(a) }
 #else
     @inline(__always) func atan2(_ y: Double, _ x: Double) -> Double { Darwin.atan2(y, x) }
     @inline(__always) func cos(_ a: Double) -> Double { Darwin.cos(a) }
     @inline(__always) func sin(_ a: Double) -> Double { Darwin.sin(a) }
+    @inline(__always) func acos(_ a: Double) -> Double { Darwin.acos(a) }
 #endif
 
 /// Wraps an angle difference into (-π, π].

@@ -21,11 +21,12 @@ public enum Reason: Sendable, Equatable {
     case swipe(SwipeRecognizer.Failure)
     case longPress(LongPressRecognizer.Failure)
     case twoFinger(TwoFingerTransformRecognizer.Failure)
-    /// A one-finger shape (circle, checkmark, tickle) took longer than it may.
+    /// A one-finger shape (circle, checkmark, tickle, shape) took longer than it may.
     case strokeTookTooLong(Millis, max: Millis)
     case circle(CircleRecognizer.Failure)
     case checkmark(CheckmarkRecognizer.Failure)
     case tickle(TickleRecognizer.Failure)
+    case shape(ShapeRecognizer.Failure)
 
     /// The sequence was not at the edge the recognizer's filter wants.
     case edge(EdgeMiss)
@@ -41,8 +42,8 @@ public enum Reason: Sendable, Equatable {
     public var isArenaDecision: Bool {
         switch self {
         case .arena, .teardown: true
-        case .touchCancelled, .palm, .penInProximity, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger, .strokeTookTooLong, .circle,
-            .checkmark, .tickle, .edge:
+        case .touchCancelled, .palm, .penInProximity, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger,
+            .strokeTookTooLong, .circle, .checkmark, .tickle, .shape, .edge:
             false
         }
     }

@@ -126,6 +126,16 @@ extension Reason: CustomStringConvertible {
             case .tooFewReversals(let count, let needed):
                 return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
             }
+        case .shape(let f):
+            switch f {
+            case .tooFewPoints(let count):
+                return
+                    "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(ShapeMatcher.minPoints)): too few to match"
+            case .tooShort(let mm, let min): return "stroke \(n.mm(mm)) < \(n.mm(min))"
+            case .noExamples: return "no example to match: every example has no length"
+            case .noMatch(let distance, let max, _):
+                return "closest example \(n.fixed(distance, 2)) > \(n.fixed(max, 2))"
+            }
         case .edge(let miss):
             switch miss {
             case .tooFar(let edge, let mm, let max):
@@ -169,7 +179,7 @@ extension Reason: CustomStringConvertible {
     {
         let many = count > allowed.upperBound
         switch kind {
-        case .circle, .checkmark:
+        case .circle, .checkmark, .shape:
             return "\(n.int(count)) fingers; a \(kind.rawValue) is drawn with one"
         case .tickle:
             return "\(n.int(count)) fingers; tickle is one finger"

@@ -1,0 +1,183 @@
+/// A one-finger shape taught by example: one stroke, matched at lift against
+/// the examples in the config with Protractor (Yang Li, CHI 2010; see
+/// `ShapeMatcher` for the method and why it was chosen).
+///
+/// While the finger moves the recognizer only keeps its points, in a buffer of
+/// `maxPoints` that is halved (every other point kept) when it fills, so a long
+/// stroke costs no more memory and no allocation; at lift the stroke is
+/// resampled and compared with every example. It fails a stroke shorter than
+/// `minLengthMM` (a tap, a finger resting), one that took longer than
+/// `maxDuration`, and one whose closest example is further than `maxDistance`.
+public final class ShapeRecognizer: Recognizer {
+    public struct Parameters: Sendable, Equatable {
+        /// The strokes taught, points in mm (any origin), in the order drawn.
+        public var examples: [[Point]] = []
+        public var orientation = ShapeMatcher.Orientation.fixed
+        public var direction = ShapeMatcher.Direction.asDrawn
+        /// With `fixed`: the most a stroke may be turned to match an example, degrees.
+        public var maxRotationDegrees = 15.0
+        /// The closest example must be within this angle, radians. Chosen on the
+        /// $1 logs by `gesturectl evaluate --templates` (BENCHMARKS.md): the
+        /// highest recall with 3 examples whose false accepts stay within 0.25 %.
+        public var maxDistance = 0.19
+        public var minLengthMM = 10.0
+        public var maxDuration = Millis(10_000)
+        public init() {}
+
+        public var matcherOptions: ShapeMatcher.Options {
+            ShapeMatcher.Options(
+                orientation: orientation, direction: direction, maxRotationDegrees: maxRotationDegrees)
+        }
+    }
+
+    public enum Failure: Sendable, Equatable {
+        /// Fewer distinct points than a stroke needs.
+        case tooFewPoints(Int)
+        case tooShort(Double, min: Double)
+        /// The config has no example that can be matched.
+        case noExamples
+        /// The closest example (index) is `distance` away, more than `max`.
+        case noMatch(distance: Double, max: Double, example: Int)
+    }
+
+    enum State {
+        /// Following the finger; its points are in `points`.
+        case drawing
+        /// Decided; waiting for the arena to reset.
+        case done
+    }
+
+    public let kind = GestureKind.shape
+    public let parameters: Parameters
+    public let fingers: ClosedRange<Int> = 1...1
+    private let matcher: ShapeMatcher
+    private var state = State.drawing
+    private var touch: TouchID?
+    private var points: [Point] = []
+    private var pathLength = 0.0
+    private var start: EventTime?
+    private var lastNormalised = Point.zero
+    private var areaMM = Point(x: 1, y: 1)
+    private var scratch = ShapeMatcher.Scratch()
+    private var lastEvidence = Evidence()
+    /// Points kept of one stroke; at this many, every other one is dropped.
+    static let maxPoints = 512
+
+    public init(_ parameters: Parameters) {
+        self.parameters = parameters
+        matcher = ShapeMatcher(examples: parameters.examples, options: parameters.matcherOptions)
+        points.reserveCapacity(ShapeRecognizer.maxPoints)
+    }
+
+    public func reset() {
+        state = .drawing
+        touch = nil
+        points.removeAll(keepingCapacity: true)
+        pathLength = 0
+        start = nil
+    }
+
+    public var stateDescription: String {
+        switch state {
+        case .drawing: "drawing(\(points.count) points)"
+        case .done: "done"
+        }
+    }
+
+    public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
+        switch (state, event) {
+        case (.drawing, .frame):
+            if follow(frame) {
+                state = .done
+                return decide()
+            }
+            if let start, frame.time - start > parameters.maxDuration {
+                state = .done
+                return .fail(.strokeTookTooLong(frame.time - start, max: parameters.maxDuration))
+            }
+            return .none
+        case (.drawing, .timeout), (.done, _):
+            return .none
+        }
+    }
+
+    /// Keeps the followed finger's new point; true when it lifted.
+    private func follow(_ frame: borrowing TouchFrame) -> Bool {
+        areaMM = frame.areaMM
+        var lifted = false
+        for t in frame.touches {
+            if touch == nil && t.phase == .began {
+                touch = t.id
+                start = frame.time
+            }
+            guard t.id == touch else { continue }
+            append(t.position)
+            lastNormalised = t.normalised
+            lifted = t.phase.isFinal
+        }
+        return lifted
+    }
+
+    private func append(_ p: Point) {
+        if let last = points.last {
+            if last == p { return }
+            pathLength += p.distance(to: last)
+        }
+        if points.count == ShapeRecognizer.maxPoints {
+            let half = ShapeRecognizer.maxPoints / 2
+            for i in 0..<half { points[i] = points[2 * i] }
+            points.removeLast(ShapeRecognizer.maxPoints - half)
+        }
+        points.append(p)
+    }
+
+    /// The decision on the finished stroke.
+    public func decide() -> Proposal {
+        var e = Evidence()
+        defer { lastEvidence = e }
+        if !points.isEmpty { e.strokeBox = Box(bounding: points[...]) }
+        guard points.count >= ShapeMatcher.minPoints else { return .fail(.shape(.tooFewPoints(points.count))) }
+        guard pathLength >= parameters.minLengthMM else {
+            return .fail(.shape(.tooShort(pathLength, min: parameters.minLengthMM)))
+        }
+        guard let m = matcher.closest(points, using: &scratch) else { return .fail(.shape(.noExamples)) }
+        e.notes.append(
+            "closest example \(m.example) at \(formatFixed(m.distance, decimals: 3))\(m.reversed ? ", drawn the other way" : "")"
+        )
+        guard m.distance <= parameters.maxDistance else {
+            return .fail(.shape(.noMatch(distance: m.distance, max: parameters.maxDistance, example: m.example)))
+        }
+        let last = points[points.count - 1]
+        return .recognize(
+            Report(
+                detail: .shape(example: m.example, distance: m.distance, reversed: m.reversed), fingers: 1,
+                location: last, locationNormalised: lastNormalised))
+    }
+
+    public var evidence: Evidence { lastEvidence }
+}
+
+extension ShapeRecognizer.Parameters {
+    /// Strokes in `examples`: how many, and points in each.
+    public static let exampleCount = 1...64
+    public static let pointsPerExample = 5...1000
+
+    /// The config keys of a `shape` recognizer (`ParameterKey`).
+    public static var keys: [ParameterKey<Self>] {
+        [
+            .strokes(
+                "examples", \.examples, count: exampleCount, points: pointsPerExample,
+                "the strokes taught: [[[x, y], …], …] in mm, each in the order drawn"),
+            .choice("orientation", \.orientation, "`fixed`: as taught (within max_rotation_deg); `any`: any rotation"),
+            .choice("direction", \.direction, "`as_drawn`: from the same end as the examples; `either`: either way"),
+            .number(
+                "max_rotation_deg", \.maxRotationDegrees, 0...180,
+                "with orientation `fixed`: the most a stroke is turned to match"),
+            .number(
+                "max_distance", \.maxDistance, 0...3.2,
+                "largest angle (radians) between the stroke and its closest example"),
+            .number("min_length_mm", \.minLengthMM, 0...500, "shortest stroke matched"),
+            .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a stroke may take"),
+        ]
+    }
+}

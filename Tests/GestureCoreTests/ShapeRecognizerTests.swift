@@ -1,0 +1,270 @@
+import Testing
+
+@testable import GestureCore
+
+/// A small seeded generator (SplitMix64), so that every noisy stroke is the same
+/// on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// About normal, mean 0 and standard deviation 1 (a sum of uniforms; the
+    /// core has no libm logarithm to spare for Box–Muller).
+    mutating func gaussian() -> Double {
+        var sum = 0.0
+        for _ in 0..<4 { sum += Double.random(in: -1...1, using: &self) }
+        return sum * (3.0 / 4.0).squareRoot()
+    }
+}
+
+/// Polylines to teach and to draw, in mm, densified to points about 1 mm apart.
+enum Shapes {
+    static func dense(_ corners: [Point], step: Double = 1) -> [Point] {
+        var out = [corners[0]]
+        for i in 1..<corners.count {
+            let a = corners[i - 1], b = corners[i]
+            let n = max(1, Int((b - a).length / step))
+            for k in 1...n { out.append(a + (b - a) * (Double(k) / Double(n))) }
+        }
+        return out
+    }
+    /// A Z: right along the top, down-left diagonal, right along the bottom.
+    static let zed = dense([mm(0, 0), mm(30, 0), mm(0, 30), mm(30, 30)])
+    /// A triangle drawn from its top, clockwise on screen.
+    static let triangle = dense([mm(15, 0), mm(30, 26), mm(0, 26), mm(15, 0)])
+    /// An S-less spiral of straight pieces: a square spiral inward.
+    static let squareSpiral = dense([mm(0, 0), mm(30, 0), mm(30, 30), mm(0, 30), mm(0, 8), mm(22, 8), mm(22, 22)])
+    static let horizontalLine = dense([mm(0, 0), mm(40, 0)])
+
+    /// `points` scaled about their first point, turned by `degrees` (clockwise on
+    /// screen), moved to `at`, with Gaussian jitter of `jitter` mm.
+    static func variant(
+        _ points: [Point], scale: Double = 1, degrees: Double = 0, at: Point = mm(80, 40), jitter: Double = 0,
+        rng: inout SeededGenerator
+    ) -> [Point] {
+        let a = degrees * .pi / 180
+        let c = cos(a), s = sin(a)
+        let o = points[0]
+        return points.map { p in
+            let d = (p - o) * scale
+            let r = Point(x: d.x * c - d.y * s, y: d.x * s + d.y * c)
+            return at + r + Point(x: jitter * rng.gaussian(), y: jitter * rng.gaussian())
+        }
+    }
+}
+
+func shapeConfig(
+    _ examples: [[Point]], orientation: ShapeMatcher.Orientation = .fixed,
+    direction: ShapeMatcher.Direction = .asDrawn, maxDistance: Double = 0.25
+) -> RecognizerParameters {
+    var p = ShapeRecognizer.Parameters()
+    p.examples = examples
+    p.orientation = orientation
+    p.direction = direction
+    p.maxDistance = maxDistance
+    return .shape(p)
+}
+
+@Suite("shape recognizer")
+struct ShapeRecognizerTests {
+    @Test func itsOwnExamplesAreRecognizedWithTheirIndex() {
+        let examples = [Shapes.zed, Shapes.triangle]
+        for (i, e) in examples.enumerated() {
+            var rng = SeededGenerator(seed: 1)
+            let s = Scenario(recognizer("taught", shapeConfig(examples)))
+            s.stroke(Shapes.variant(e, rng: &rng))
+            #expect(s.log(without: .failed) == ["taught recognized"])
+            guard case .shape(let example, let distance, let reversed)? = s.first("taught", .recognized)?.detail else {
+                Issue.record("no shape detail")
+                continue
+            }
+            #expect(example == i)
+            #expect(distance < 0.05)
+            #expect(!reversed)
+        }
+    }
+
+    @Test func noisyScaledAndSlightlyTurnedStrokesMatchAsTaught() {
+        var rng = SeededGenerator(seed: 42)
+        var recognized = 0
+        let trials = 60
+        for n in 0..<trials {
+            let scale = 0.5 + 1.5 * Double(n) / Double(trials)
+            let degrees = Double.random(in: -15...15, using: &rng)
+            let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+            s.stroke(Shapes.variant(Shapes.zed, scale: scale, degrees: degrees, jitter: 0.4, rng: &rng))
+            if s.first("zed", .recognized) != nil { recognized += 1 }
+        }
+        #expect(recognized == trials)
+    }
+
+    @Test func aTurnedStrokeMatchesOnlyWhenAnyOrientationIsAllowed() {
+        var rng = SeededGenerator(seed: 7)
+        let turned = Shapes.variant(Shapes.zed, degrees: 90, jitter: 0.3, rng: &rng)
+        let fixed = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+        fixed.stroke(turned)
+        let failure = fixed.first("zed", .failed)
+        guard case .shape(.noMatch(let d, let max, 0))? = failure?.cause else {
+            Issue.record("expected no match, got \(String(describing: failure?.reason))")
+            return
+        }
+        #expect(d > max)
+        #expect(failure?.reason?.hasPrefix("closest example ") == true)
+        #expect(failure?.reason?.hasSuffix(" > 0.25") == true)
+
+        for degrees in [45.0, 90, 180, 270] {
+            let any = Scenario(recognizer("zed", shapeConfig([Shapes.zed], orientation: .any)))
+            any.stroke(Shapes.variant(Shapes.zed, degrees: degrees, jitter: 0.3, rng: &rng))
+            #expect(any.log(without: .failed) == ["zed recognized"], "turned \(degrees)°")
+        }
+    }
+
+    @Test func aStrokeDrawnBackwardsMatchesOnlyWithEitherDirection() {
+        var rng = SeededGenerator(seed: 3)
+        let backwards = Array(Shapes.variant(Shapes.zed, jitter: 0.3, rng: &rng).reversed())
+        let asDrawn = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+        asDrawn.stroke(backwards)
+        #expect(asDrawn.log(without: .failed) == [])
+        let either = Scenario(recognizer("zed", shapeConfig([Shapes.zed], direction: .either)))
+        either.stroke(backwards)
+        #expect(either.log(without: .failed) == ["zed recognized"])
+        guard case .shape(_, _, let reversed)? = either.first("zed", .recognized)?.detail else {
+            Issue.record("no shape detail")
+            return
+        }
+        #expect(reversed)
+    }
+
+    @Test func otherShapesFailWithTheClosestDistance() {
+        var rng = SeededGenerator(seed: 11)
+        let others: [[Point]] = [
+            circlePoints(radius: 15), Shapes.triangle, Shapes.squareSpiral, Shapes.horizontalLine,
+            Array(Shapes.zed.reversed()),
+        ]
+        for o in others {
+            let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed], direction: .asDrawn)))
+            s.stroke(Shapes.variant(o, jitter: 0.3, rng: &rng))
+            #expect(s.log(without: .failed) == [])
+            let reason = s.first("zed", .failed)?.reason ?? ""
+            #expect(reason.hasPrefix("closest example "), "\(reason)")
+        }
+    }
+
+    @Test func aTapIsTooShortToMatch() {
+        let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+        s.stroke([mm(50, 50), mm(50.5, 50.2)])
+        #expect(s.first("zed", .failed)?.reason == "stroke 0.5 mm < 10.0 mm")
+    }
+
+    @Test func aSecondFingerFailsIt() {
+        let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+        s.down(0, at: mm(50, 50))
+        s.sync()
+        s.down(1, at: mm(80, 50))
+        s.sync()
+        #expect(s.first("zed", .failed)?.reason == "2 fingers; a shape is drawn with one")
+    }
+
+    @Test func aStrokeLongerThanItsDurationFails() {
+        var p = ShapeRecognizer.Parameters()
+        p.examples = [Shapes.zed]
+        p.maxDuration = Millis(2000)
+        let s = Scenario(recognizer("zed", .shape(p)))
+        s.stroke(Shapes.zed, frameMS: 40)
+        #expect(s.first("zed", .failed)?.reason?.hasPrefix("took ") == true)
+        #expect(s.first("zed", .failed)?.reason?.hasSuffix(" > 2000 ms") == true)
+    }
+
+    @Test func aLongSlowStrokeKeepsABoundedBufferAndStillMatches() {
+        var p = ShapeRecognizer.Parameters()
+        p.examples = [Shapes.zed]
+        p.maxDuration = Millis(60_000)
+        let s = Scenario(recognizer("zed", .shape(p)))
+        // 3000 points: the buffer is halved several times on the way.
+        s.stroke(Shapes.dense([mm(50, 20), mm(80, 20), mm(50, 50), mm(80, 50)], step: 0.04), frameMS: 8)
+        #expect(s.log(without: .failed) == ["zed recognized"])
+    }
+
+    @Test func aPanThatRequiresTheShapeToFailWaitsForItsDecision() {
+        var pan = PanRecognizer.Parameters()
+        pan.minFingers = 1
+        // A Z: the shape wins and the pan, held until then, fails.
+        var rng = SeededGenerator(seed: 5)
+        let s = Scenario(
+            recognizer("zed", shapeConfig([Shapes.zed])), recognizer("pan", .pan(pan), requires: ["zed"]))
+        s.stroke(Shapes.variant(Shapes.zed, jitter: 0.2, rng: &rng))
+        #expect(s.log(without: .failed) == ["zed recognized"])
+        #expect(s.first("pan", .failed)?.reason == "requires zed to fail, but zed was recognized")
+
+        // A line: the shape fails at lift, the pan is released and ends.
+        let t = Scenario(
+            recognizer("zed", shapeConfig([Shapes.zed])), recognizer("pan", .pan(pan), requires: ["zed"]))
+        t.stroke(Shapes.variant(Shapes.horizontalLine, jitter: 0.2, rng: &rng))
+        #expect(t.log(without: .failed, .changed) == ["pan began", "pan ended"])
+    }
+
+    @Test func aTapThatRequiresTheShapeToFailStillFiresForATap() {
+        let s = Scenario(
+            recognizer("zed", shapeConfig([Shapes.zed])), recognizer("tap", tapConfig(), requires: ["zed"]))
+        s.tap(at: mm(40, 40))
+        s.advance(ms: 500)
+        #expect(s.log(without: .failed) == ["tap recognized"])
+    }
+
+    @Test func simultaneousWithAPanBothFire() {
+        var pan = PanRecognizer.Parameters()
+        pan.minFingers = 1
+        var rng = SeededGenerator(seed: 9)
+        let s = Scenario(
+            recognizer("zed", shapeConfig([Shapes.zed]), simultaneous: ["pan"]), recognizer("pan", .pan(pan)))
+        s.stroke(Shapes.variant(Shapes.zed, jitter: 0.2, rng: &rng))
+        #expect(s.log(without: .failed, .changed) == ["pan began", "zed recognized", "pan ended"])
+    }
+
+    @Test func aRegionKeepsItToWhereItStarts() {
+        var r = recognizer("zed", shapeConfig([Shapes.zed]))
+        r.filter.region = Box(minX: 0, minY: 0, maxX: 0.3, maxY: 0.5)
+        var rng = SeededGenerator(seed: 13)
+        let inside = Scenario(r)
+        inside.stroke(Shapes.variant(Shapes.zed, at: mm(10, 10), jitter: 0.2, rng: &rng))
+        #expect(inside.log(without: .failed) == ["zed recognized"])
+        let outside = Scenario(r)
+        outside.stroke(Shapes.variant(Shapes.zed, at: mm(120, 40), jitter: 0.2, rng: &rng))
+        #expect(outside.log == [])
+    }
+
+    @Test func theMatcherNamesTheClosestExampleAndMeasuresConsistency() {
+        var rng = SeededGenerator(seed: 21)
+        let options = ShapeMatcher.Options()
+        let matcher = ShapeMatcher(examples: [Shapes.triangle, Shapes.zed, Shapes.squareSpiral], options: options)
+        let m = matcher.closest(Shapes.variant(Shapes.zed, scale: 1.3, jitter: 0.3, rng: &rng))
+        #expect(m?.example == 1)
+        #expect((m?.distance ?? 1) < 0.1)
+        #expect(matcher.closest([mm(1, 1)]) == nil)
+
+        // Three Z's drawn alike and one triangle taught by mistake: the triangle stands out.
+        let taught = (0..<3).map { _ in Shapes.variant(Shapes.zed, jitter: 0.4, rng: &rng) } + [Shapes.triangle]
+        let loo = ShapeMatcher.consistency(examples: taught, options: options)
+        #expect(loo.count == 4)
+        #expect(loo[0..<3].allSatisfy { $0 < 0.1 })
+        #expect(loo[3] > 0.5)
+    }
+
+    @Test func aBoundedTurnMatchesUpToTheBoundOnly() {
+        var rng = SeededGenerator(seed: 17)
+        let options = ShapeMatcher.Options(orientation: .fixed, maxRotationDegrees: 30)
+        let within = ShapeMatcher.distance(
+            Shapes.variant(Shapes.triangle, degrees: 25, rng: &rng), Shapes.triangle, options: options)
+        let beyond = ShapeMatcher.distance(
+            Shapes.variant(Shapes.triangle, degrees: 60, rng: &rng), Shapes.triangle, options: options)
+        #expect((within ?? 1) < 0.01)
+        // 30° past the bound is about 30° (0.52 rad) away.
+        #expect(abs((beyond ?? 0) - 0.52) < 0.02)
+    }
+}
