@@ -55,7 +55,8 @@ build:
 # hand (completions/), as it parses its arguments by hand.
 completions: build
 	mkdir -p $(SCRATCH)/completions
-	$(BIN)/gesturectl --generate-completion-script bash > $(SCRATCH)/completions/gesturectl.bash
+	# A completion is sourced, not run: no #! line (Debian's bash-completion policy).
+	$(BIN)/gesturectl --generate-completion-script bash | sed '1{/^#!/d}' > $(SCRATCH)/completions/gesturectl.bash
 	$(BIN)/gesturectl --generate-completion-script zsh > $(SCRATCH)/completions/_gesturectl
 	$(BIN)/gesturectl --generate-completion-script fish > $(SCRATCH)/completions/gesturectl.fish
 

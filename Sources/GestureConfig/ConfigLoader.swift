@@ -301,6 +301,7 @@ private struct Context {
     mutating func read(_ root: TomlTable) -> Configuration {
         var recognizers: [RecognizerConfig] = []
         var devices: [DeviceRule] = []
+        var penRelease = TouchArbitration.defaultRelease
         var sawRecognizerSection = false
         for member in root.members {
             let key = tomlKey(member.key)
@@ -333,11 +334,21 @@ private struct Context {
                     }
                     if let d = readDevice(index: i, at: v.position, dt) { devices.append(d) }
                 }
+            case "pen":
+                guard let t = member.node.table else {
+                    error(key, "expected a table [pen], got \(member.node.typeName)", at: member.keyPosition)
+                    continue
+                }
+                var r = TableReader(table: t, path: "pen", position: member.keyPosition)
+                var ms = Int(penRelease.value)
+                if r.int("release_ms", &ms, 0...10_000, &problems) { penRelease = Millis(Double(ms)) }
+                r.rejectUnknown(&problems, what: "[pen]")
             default:
-                error(key, "unknown section; expected [recognizer.NAME] or [[device]]", at: member.keyPosition)
+                error(key, "unknown section; expected [recognizer.NAME], [[device]] or [pen]", at: member.keyPosition)
             }
         }
-        let config = Configuration(recognizers: recognizers, devices: devices, source: file)
+        var config = Configuration(recognizers: recognizers, devices: devices, source: file)
+        config.penRelease = penRelease
         for p in config.relationProblems() {
             let base = "recognizer.\(tomlKey(p.recognizer))"
             let path = "\(base).\(p.key)"

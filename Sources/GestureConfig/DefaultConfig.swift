@@ -175,4 +175,13 @@ start_threshold_mm = 5.0    # movement before the pan begins
 # match = "Atmel maXTouch"
 # size_mm = [154.0, 86.0]
 
+# Pen. A touchscreen's pen (the tablet node of the same device: the same udev
+# LIBINPUT_DEVICE_GROUP, or the same parent device) is read beside it: while the
+# pen is in proximity, and release_ms after it left, the screen's touches start
+# nothing and what they began is cancelled ("pen in proximity"), as libinput's
+# touch arbitration does (its release time is 90 ms).
+#
+# [pen]
+# release_ms = 90
+
 """#

@@ -76,10 +76,12 @@ public struct Explanation: Sendable {
         areaMM = frames.first?.areaMM ?? Point(x: 100, y: 100)
     }
 
-    /// A $1-style stroke file or an evemu recording, as touch frames.
+    /// A $1-style stroke file or an evemu recording, as touch frames; `pen`, a
+    /// recording of the screen's pen node, fed beside it by timestamp (touch
+    /// arbitration, as `gesturectl replay --pen`).
     public static func frames(
         of path: String, configuration: Configuration,
-        pxPerMM: Double = StrokeFrames.defaultPxPerMM
+        pxPerMM: Double = StrokeFrames.defaultPxPerMM, pen: String? = nil
     ) throws -> [TouchFrame] {
         if path.hasSuffix(".xml") {
             return StrokeFrames.frames(of: try DollarXML.load(path: path), pxPerMM: pxPerMM)
@@ -91,7 +93,20 @@ public struct Explanation: Sendable {
         }
         var decoder = SlotDecoder(device: device, geometry: geometry)
         var frames: [TouchFrame] = []
-        for e in events where decoder.feed(e) { frames.append(decoder.lastFrame) }
+        let penEvents = try pen.map { try Replay.penEvents(recording: $0) } ?? []
+        var proximity = PenProximity()
+        var arbitration = TouchArbitration(release: configuration.penRelease)
+        var nextPen = 0
+        for e in events {
+            while nextPen < penEvents.count && penEvents[nextPen].time <= e.time {
+                if arbitration.feedPen(penEvents[nextPen], pen: &proximity, decoder: &decoder) {
+                    frames.append(decoder.lastFrame)
+                }
+                nextPen += 1
+            }
+            arbitration.releaseIfDue(at: e.time, decoder: &decoder)
+            if decoder.feed(e) { frames.append(decoder.lastFrame) }
+        }
         return frames
     }
 }

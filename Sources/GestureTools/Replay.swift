@@ -128,6 +128,33 @@ public enum Replay {
         return nil
     }
 
+    /// A pen recording's events (the tablet node of the touch recording's
+    /// device), checked to be a pen's, for `pen:`. Held in memory: a pen node's
+    /// recording is fed beside the touch recording, merged by timestamp.
+    public static func penEvents(recording path: String) throws -> [RawEvent] {
+        let r = try parse(path)
+        if let d = r.device, !d.axes.isEmpty || !d.keys.isEmpty,
+            !d.keys.contains(where: { PenTool.codes.contains($0) })
+        {
+            throw Failure(
+                "\(path): the device '\(d.name)' has no pen tool keys (BTN_TOOL_PEN, BTN_TOOL_RUBBER…); not a pen recording")
+        }
+        return r.events
+    }
+
+    /// Feeds a pen recording's events beside a touch recording's: every pen
+    /// event stamped at or before the touch event about to be fed goes first.
+    struct PenFeed {
+        let events: [RawEvent]
+        var next = 0
+        mutating func feed(through time: EventTime?, to pipeline: DevicePipeline) {
+            while next < events.count, time.map({ events[next].time <= $0 }) ?? true {
+                pipeline.feedPen(events[next])
+                next += 1
+            }
+        }
+    }
+
     /// Why replay closes what is still in flight after the last event.
     public static let endOfRecording = Reason.teardown(.endOfRecording).description
 
@@ -135,13 +162,13 @@ public enum Replay {
     /// sequence run out (a pending double-tap window closes after the recording).
     /// `warn` receives problems worth telling the user (no size for the device…).
     public static func run(
-        recording path: String, descPath: String?, configuration: Configuration,
+        recording path: String, descPath: String?, pen: String? = nil, configuration: Configuration,
         serial: UInt32 = 0, log: ArenaLog? = nil,
         warn: (String) -> Void = { _ in }
     ) throws -> [GestureEvent] {
         var out: [GestureEvent] = []
         try stream(
-            recording: path, descPath: descPath, configuration: configuration, serial: serial, log: log,
+            recording: path, descPath: descPath, pen: pen, configuration: configuration, serial: serial, log: log,
             warn: warn
         ) {
             out.append($0)
@@ -155,16 +182,19 @@ public enum Replay {
     /// device: what is still in flight (fingers down, a pan begun) is cancelled,
     /// once, with the reason "end of recording"; then the timers run out.
     /// `log` receives the trace of the recognizers it names and recognizer bugs.
+    /// `pen`: a recording of the device's pen node, fed beside it by timestamp
+    /// (touch arbitration: `DevicePipeline.feedPen`).
     public static func stream(
-        recording path: String, descPath: String?, configuration: Configuration,
+        recording path: String, descPath: String?, pen: String? = nil, configuration: Configuration,
         serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
         emit: (GestureEvent) throws -> Void
     ) throws {
+        let penEvents = try pen.map { try Replay.penEvents(recording: $0) } ?? []
         let reader = try LineReader(path: path)
         try stream(
             source: path, next: reader.next,
             describe: { try description(recorded: $0, path: path, descPath: descPath) },
-            configuration: configuration, serial: serial, log: log, warn: warn, emit: emit)
+            configuration: configuration, serial: serial, log: log, penEvents: penEvents, warn: warn, emit: emit)
     }
 
     /// Replays evemu text that carries its own description.
@@ -182,10 +212,11 @@ public enum Replay {
     static func stream(
         source path: String, next: () throws -> Substring?,
         describe: (DeviceDescription?) throws -> DeviceDescription?,
-        configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, warn: (String) -> Void,
-        emit: (GestureEvent) throws -> Void
+        configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, penEvents: [RawEvent] = [],
+        warn: (String) -> Void, emit: (GestureEvent) throws -> Void
     ) throws {
         var pipeline: DevicePipeline?
+        var pen = PenFeed(events: penEvents)
         var converter: MtdevConverter?
         var lastTime: EventTime?
         try read(source: path, next: next, describe: describe) { recorded in
@@ -214,10 +245,19 @@ public enum Replay {
         } event: { e in
             guard let pipeline else { return }
             lastTime = e.time
+            pen.feed(through: e.time, to: pipeline)
             if let converter { converter.put(e) { pipeline.feed($0) } } else { pipeline.feed(e) }
             try pipeline.drain(emit)
         }
-        guard let pipeline, let last = lastTime else { return }
+        guard let pipeline, var last = lastTime else { return }
+        // The pen's events after the last touch: its last proximity change says
+        // nothing more, but they run the timers as the daemon's clock would.
+        if let penLast = penEvents.last?.time, last < penLast {
+            pen.feed(through: nil, to: pipeline)
+            pipeline.advance(to: penLast)
+            try pipeline.drain(emit)
+            last = penLast
+        }
         let decoder = pipeline.decoder
         if decoder.clampedCount > 0, let first = decoder.firstClamped {
             warn(

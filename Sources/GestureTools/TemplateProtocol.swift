@@ -43,6 +43,8 @@ public struct TemplateProtocol: Sendable, Codable {
     public var falseAcceptBudget: Double
     public var folds: [Fold]
     public var losoPooled: Tally
+    /// The same choice made on every subject: what the default `max_distance` is set from.
+    public var chosenOnAll: Double
 
     /// One subject's strokes, with every stroke's distance to every other.
     struct Subject {
@@ -104,7 +106,8 @@ public struct TemplateProtocol: Sendable, Codable {
         return TemplateProtocol(
             maxDistance: parameters.maxDistance, orientation: parameters.orientation.rawValue,
             direction: parameters.direction.rawValue, draws: draws, seed: seed, rows: rows, byClass: byClass,
-            losoExamples: losoExamples, falseAcceptBudget: falseAcceptBudget, folds: folds, losoPooled: pooled)
+            losoExamples: losoExamples, falseAcceptBudget: falseAcceptBudget, folds: folds, losoPooled: pooled,
+            chosenOnAll: choose(loso, budget: falseAcceptBudget))
     }
 
     /// The subjects' strokes in mm, and every pair's distance.
@@ -222,6 +225,7 @@ public struct TemplateProtocol: Sendable, Codable {
                     + Self.cells(f.heldOutTally) + "\n"
             }
             out += "  pooled          " + Self.cells(losoPooled) + "\n"
+            out += "  chosen the same way on every subject: max_distance \(formatFixed(chosenOnAll, decimals: 2))\n"
         }
         return out
     }

@@ -29,6 +29,14 @@ struct ExplainCommand: ParsableCommand {
     @Option(name: .customLong("px-per-mm"), help: "Stroke pixels per millimetre for .xml strokes.")
     var pxPerMM: Double = StrokeFrames.defaultPxPerMM
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A recording of the touchscreen's pen node, fed beside INPUT by timestamp (touch arbitration).",
+            valueName: "FILE"),
+        completion: .file())
+    var pen: String?
+
     @Argument(help: "A recording (.events/.event) or a stroke (.xml).", completion: .file())
     var input: String
 
@@ -41,7 +49,8 @@ struct ExplainCommand: ParsableCommand {
         let configuration = try config.load()
         let explanation: Explanation
         do {
-            let frames = try Explanation.frames(of: input, configuration: configuration, pxPerMM: pxPerMM)
+            let frames = try Explanation.frames(
+                of: input, configuration: configuration, pxPerMM: pxPerMM, pen: pen)
             let name = input.split(separator: "/").suffix(3).joined(separator: "/")
             explanation = Explanation(
                 title: "\(name) — config \(configuration.source)", frames: frames,

@@ -20,6 +20,14 @@ struct ReplayCommand: ParsableCommand {
         completion: .file())
     var desc: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A recording of the touchscreen's pen node, replayed beside it by timestamp: while the pen is in proximity (and [pen] release_ms after), touches start nothing. One recording only.",
+            valueName: "FILE"),
+        completion: .file())
+    var pen: String?
+
     @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
     var failures = false
 
@@ -32,6 +40,12 @@ struct ReplayCommand: ParsableCommand {
 
     @Argument(help: "evemu recordings (.events/.event).", completion: .file())
     var recordings: [String]
+
+    func validate() throws {
+        if pen != nil && recordings.count != 1 {
+            throw ValidationError("--pen goes with one touch recording, not \(recordings.count)")
+        }
+    }
 
     func run() throws {
         let configuration = try config.load()
@@ -54,7 +68,7 @@ struct ReplayCommand: ParsableCommand {
         for (i, path) in recordings.enumerated() {
             do {
                 try Replay.stream(
-                    recording: path, descPath: desc, configuration: configuration,
+                    recording: path, descPath: desc, pen: pen, configuration: configuration,
                     serial: UInt32(truncatingIfNeeded: i), log: log
                 ) { warning in
                     out.flush()

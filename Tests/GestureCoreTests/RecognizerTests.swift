@@ -153,7 +153,8 @@ struct PanTests {
         s.palm(0)
         s.sync()
         #expect(s.log == ["pan began", "pan cancelled"])
-        #expect(s.events[1].reason == "touch cancelled")
+        #expect(s.events[1].reason == "palm")
+        #expect(s.events[1].cause == .palm)
     }
 
     @Test func tooManyFingersFail() {

@@ -172,9 +172,13 @@ struct ShapeRecognizerTests {
     }
 
     @Test func aStrokeLongerThanItsDurationFails() {
-        let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+        var p = ShapeRecognizer.Parameters()
+        p.examples = [Shapes.zed]
+        p.maxDuration = Millis(2000)
+        let s = Scenario(recognizer("zed", .shape(p)))
         s.stroke(Shapes.zed, frameMS: 40)
         #expect(s.first("zed", .failed)?.reason?.hasPrefix("took ") == true)
+        #expect(s.first("zed", .failed)?.reason?.hasSuffix(" > 2000 ms") == true)
     }
 
     @Test func aLongSlowStrokeKeepsABoundedBufferAndStillMatches() {

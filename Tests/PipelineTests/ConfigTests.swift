@@ -85,6 +85,26 @@ struct ConfigTests {
             ])
     }
 
+    @Test func thePensReleaseTimeIsReadWithLibinputsAsDefault() throws {
+        #expect(try load("[recognizer.t]\nkind = \"tap\"\n").penRelease == Millis(90))
+        #expect(try load("[pen]\nrelease_ms = 250\n[recognizer.t]\nkind = \"tap\"\n").penRelease == Millis(250))
+        let e = errors(
+            """
+            [recognizer.t]
+            kind = "tap"
+
+            [pen]
+            release_ms = -1
+            delay_ms = 3
+            """)
+        #expect(
+            e.map(\.description) == [
+                "test.toml:5: pen.release_ms: expected an integer from 0 to 10000, got -1",
+                "test.toml:6: pen.delay_ms: unknown key for [pen]; known keys: release_ms",
+            ])
+        #expect(errors("pen = 3\n").map(\.description) == ["test.toml:1: pen: expected a table [pen], got integer"])
+    }
+
     @Test func outOfRangeAndUnknownKeysAreErrorsNotDefaults() {
         let e = errors(
             """

@@ -3,8 +3,9 @@
 #
 # Boots the installed Debian kernel with a tiny busybox initramfs that mounts this
 # machine's root read-only over 9p (plus a tmpfs overlay) and a writable 9p share
-# for results, once per guest mode (chroot, systemd), and runs every scenario of
-# that mode in that one boot, each with its own time limit and verdict.
+# for results, once per guest mode (chroot, systemd, trixie), side by side, and runs
+# every scenario of that mode in that one boot, each with its own time limit and
+# verdict.
 # See Tests/vm/README.md. Exit status: 0 when nothing failed, 1 otherwise, 2 when
 # the harness itself cannot run (missing packages, unknown scenario).
 set -u -o pipefail
@@ -293,12 +294,43 @@ run_dir=$(cd "$run_dir" && pwd -P)
 ln -sfn "$run_dir" "$cache/runs/latest" 2>/dev/null
 say "results in $run_dir"
 
+# The guests boot side by side (one vCPU each; VM_PARALLEL=0 boots them one after
+# another): each writes its counts to $run_dir/MODE.counts.
+guest_pids=()
+stop_guests() { for p in "${guest_pids[@]}"; do kill -TERM "$p" 2>/dev/null; done; wait; }
+trap 'stop_guests; exit 130' INT TERM
 for mode in chroot systemd trixie; do
     list=()
     for s in "${selected[@]}"; do
         [ "$(scenario_mode "$here/scenarios/$s.sh")" = "$mode" ] && list+=("$s")
     done
-    [ ${#list[@]} -gt 0 ] && boot "$mode" "${list[@]}"
+    [ ${#list[@]} -gt 0 ] || continue
+    (
+        trap cleanup EXIT
+        trap 'cleanup; exit 130' INT TERM
+        boot "$mode" "${list[@]}"
+        echo "$passed $failed $skipped ${skipped_names[*]}" > "$run_dir/$mode.counts"
+    ) &
+    guest_pids+=($!)
+    [ "${VM_PARALLEL:-1}" = 0 ] && wait "$!"
+done
+wait
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT TERM
+for mode in chroot systemd trixie; do
+    f=$run_dir/$mode.counts
+    [ -e "$f" ] || continue
+    read -r p f_ sk names < "$f"
+    passed=$((passed + p)); failed=$((failed + f_)); skipped=$((skipped + sk))
+    [ -n "${names:-}" ] && skipped_names+=($names)
+done
+# A guest that was chosen but wrote no counts died with its harness.
+for mode in chroot systemd trixie; do
+    for s in "${selected[@]}"; do
+        if [ "$(scenario_mode "$here/scenarios/$s.sh")" = "$mode" ] && [ ! -e "$run_dir/$mode.counts" ]; then
+            say "FAIL [$mode]: the guest's harness ended without results"; failed=$((failed + 1)); break
+        fi
+    done
 done
 for s in "${selected[@]}"; do
     m=$(scenario_mode "$here/scenarios/$s.sh")

@@ -329,7 +329,7 @@ public final class Arena {
         var shared = false
         let p: Proposal
         deadlineKnown = false
-        if case .frame(let input) = event, let rule = sharedRule(m, input) {
+        if case .frame(let input) = event, let rule = sharedRule(m, input, frame) {
             p = rule
             shared = true
         } else {
@@ -353,10 +353,11 @@ public final class Arena {
         if traced { outcomeTraced = false }
     }
 
-    private func sharedRule(_ m: Member, _ input: TouchInput) -> Proposal? {
+    private func sharedRule(_ m: Member, _ input: TouchInput, _ frame: borrowing TouchFrame) -> Proposal? {
         let tag = m.ledger.tag
         if input.change == .cancel {
-            return tag == .active ? .cancel(.touchCancelled) : .fail(.touchCancelled)
+            let reason = Reason(cancelled: frame.cancelCause ?? .lost)
+            return tag == .active ? .cancel(reason) : .fail(reason)
         }
         guard tag == .possible else { return nil }
         let allowed = m.fingers

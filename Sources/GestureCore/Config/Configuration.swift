@@ -151,6 +151,9 @@ public struct Configuration: Sendable, Equatable {
     /// (a file with no recognizers): the daemon logs them, `gesturectl check`
     /// prints them.
     public var warnings: [String] = []
+    /// How long a screen's touches stay ignored after its pen left proximity
+    /// (`[pen] release_ms`; libinput's touch arbitration waits 90 ms).
+    public var penRelease = TouchArbitration.defaultRelease
 
     public init(recognizers: [RecognizerConfig], devices: [DeviceRule] = [], source: String = "<built-in>") {
         self.recognizers = recognizers

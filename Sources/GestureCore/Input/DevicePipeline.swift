@@ -6,6 +6,10 @@ public final class DevicePipeline {
     public let description: DeviceDescription
     /// Events produced since the last `drain`.
     public private(set) var events: [GestureEvent] = []
+    /// The paired pen's proximity, read from its node's events (`feedPen`).
+    public private(set) var pen = PenProximity()
+    /// Whether the screen's touches are being ignored because of its pen.
+    public private(set) var arbitration: TouchArbitration
 
     public init(
         description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
@@ -13,6 +17,7 @@ public final class DevicePipeline {
         initialSlot: Int = 0, initialPositions: [SlotPosition] = [], log: ArenaLog? = nil
     ) {
         self.description = description
+        arbitration = TouchArbitration(release: configuration.penRelease)
         decoder = SlotDecoder(
             device: description, geometry: geometry, serial: serial,
             initialTrackingIDs: initialTrackingIDs, initialToolTypes: initialToolTypes,
@@ -25,6 +30,7 @@ public final class DevicePipeline {
     /// Feeds one kernel event; a completed frame goes through the arena.
     @inline(__always)
     public func feed(_ e: RawEvent) {
+        if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
         if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
@@ -34,10 +40,43 @@ public final class DevicePipeline {
     /// libevdev reported SYN_DROPPED: the events that follow are a resync.
     public func beginResync() { decoder.beginResync() }
 
-    /// Fires recognizer timers up to `time`.
-    public func advance(to time: EventTime) { arena.advance(to: time, into: &events) }
+    /// Feeds one event of the screen's pen node (the tablet node of the same
+    /// device). The pen coming into proximity cancels the live touches
+    /// (reason "pen in proximity") and keeps new ones from starting anything
+    /// until `arbitration.release` after it left.
+    public func feedPen(_ e: RawEvent) {
+        if arbitration.feedPen(e, pen: &pen, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
+    }
 
-    public var nextDeadline: EventTime? { arena.nextDeadline }
+    /// A pen node was paired with this screen; `toolsDown` are its tool keys
+    /// down when it was opened.
+    public func attachPen(toolsDown: [UInt16], at time: EventTime) {
+        pen = PenProximity(toolsDown: toolsDown)
+        if pen.inProximity {
+            if arbitration.penEntered(at: time, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
+        } else {
+            arbitration.penLeft(at: time)
+        }
+    }
+
+    /// The paired pen node went away: as if its pen left proximity then.
+    public func detachPen(at time: EventTime) {
+        pen = PenProximity()
+        arbitration.penLeft(at: time)
+    }
+
+    /// Fires recognizer timers, and the end of touch arbitration, up to `time`.
+    public func advance(to time: EventTime) {
+        arbitration.releaseIfDue(at: time, decoder: &decoder)
+        arena.advance(to: time, into: &events)
+    }
+
+    public var nextDeadline: EventTime? {
+        let a = arena.nextDeadline
+        guard let r = arbitration.releaseAt else { return a }
+        guard let a else { return r }
+        return min(a, r)
+    }
 
     /// The device went away or the daemon stops: every live touch and every
     /// gesture in flight is cancelled, once.

@@ -55,3 +55,13 @@ public struct RawEvent: Hashable, Sendable {
         self.value = value
     }
 }
+
+/// The pen tools whose proximity keeps a screen's touches from making gestures:
+/// BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOOL_BRUSH, BTN_TOOL_PENCIL,
+/// BTN_TOOL_AIRBRUSH (0x140…0x144). A puck (BTN_TOOL_MOUSE, BTN_TOOL_LENS)
+/// is not held over a screen.
+public enum PenTool {
+    public static let codes: ClosedRange<UInt16> = 0x140...0x144
+    public static let pen: UInt16 = 0x140
+    public static let rubber: UInt16 = 0x141
+}

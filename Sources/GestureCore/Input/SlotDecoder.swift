@@ -19,7 +19,9 @@ public struct SlotPosition: Sendable, Equatable {
 /// - axis updates to a slot without a live ID begin nothing;
 /// - touches that vanish during a resync after SYN_DROPPED are cancelled, not ended;
 /// - touches already down when the device was opened are ignored until lifted;
-/// - MT_TOOL_PALM cancels the touch;
+/// - MT_TOOL_PALM cancels the touch (cause `.palm`);
+/// - while suppressed (the screen's pen is in proximity), touches begin nothing,
+///   and those live when it began are cancelled (cause `.penInProximity`);
 /// - a position outside the axis's declared range is clamped to it (and counted).
 public struct SlotDecoder {
     struct Slot {
@@ -65,6 +67,8 @@ public struct SlotDecoder {
     /// clamped to the range), and the first of them, for a log line.
     public private(set) var clampedCount = 0
     public private(set) var firstClamped: RawEvent?
+    /// Touch arbitration: touches landing now are ignored until lifted.
+    public private(set) var suppressed = false
 
     /// - Parameters:
     ///   - serial: distinguishes this decoder's touch ids from every other's.
@@ -177,6 +181,28 @@ public struct SlotDecoder {
         return finishFrame(time: time)
     }
 
+    /// Touch arbitration begins (the screen's pen came into proximity): every
+    /// live touch is cancelled with cause `.penInProximity`, and touches that
+    /// land from now on are ignored until they lift, even after `unsuppress`.
+    /// Returns true when that produced a frame.
+    public mutating func suppress(at time: EventTime) -> Bool {
+        suppressed = true
+        for i in slots.indices where slots[i].live {
+            if slots[i].began {
+                // Landed in the pending frame: nobody saw it.
+                slots[i].ignored = true
+                slots[i].began = false
+                slots[i].moved = false
+            } else {
+                finish(slot: i, as: .cancelled, cause: .penInProximity)
+            }
+        }
+        return finishFrame(time: time)
+    }
+
+    /// Touch arbitration ends: touches that land from now on are touches again.
+    public mutating func unsuppress() { suppressed = false }
+
     /// Gives read access to the frame just completed.
     public func withFrame<R>(_ body: (borrowing TouchFrame) throws -> R) rethrows -> R { try body(frame) }
 
@@ -224,7 +250,7 @@ public struct SlotDecoder {
             // A touch that began in this frame is dropped when the frame closes
             // (nobody saw it); one that others have seen is cancelled.
             if slots[currentSlot].live && !slots[currentSlot].began {
-                finish(slot: currentSlot, as: .cancelled)
+                finish(slot: currentSlot, as: .cancelled, cause: .palm)
             }
             if slots[currentSlot].trackingID >= 0 && !slots[currentSlot].began { slots[currentSlot].ignored = true }
         default:
@@ -261,10 +287,10 @@ public struct SlotDecoder {
             }
         }
         slots[i].trackingID = id
-        slots[i].ignored = false
+        slots[i].ignored = suppressed && id >= 0
         slots[i].began = false
         slots[i].moved = false
-        if id >= 0 {
+        if id >= 0 && !suppressed {
             slots[i].began = true
             slots[i].startTime = time
             slots[i].touchID = TouchID(raw: nextSerial)
@@ -273,14 +299,14 @@ public struct SlotDecoder {
         }
     }
 
-    private mutating func finish(slot i: Int, as phase: TouchPhase) {
+    private mutating func finish(slot i: Int, as phase: TouchPhase, cause: TouchCancelCause = .lost) {
         let s = slots[i]
         let n = geometry.normalised(rawX: s.rawX, rawY: s.rawY)
         finished.append(
             Touch(
                 id: s.touchID, slot: i, trackingID: s.trackingID, phase: phase,
                 position: geometry.millimetres(normalised: n), normalised: n,
-                startTime: s.startTime, startPosition: s.startPosition))
+                startTime: s.startTime, startPosition: s.startPosition, cancelCause: cause))
         slots[i].ignored = true
         slots[i].began = false
         slots[i].moved = false

@@ -14,6 +14,17 @@ public enum TouchPhase: UInt8, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why a touch was cancelled rather than lifted (a `.cancelled` touch's cause;
+/// the reason the gestures it took part in end with).
+public enum TouchCancelCause: UInt8, Sendable {
+    /// Lost: a resync after SYN_DROPPED, the device going away.
+    case lost
+    /// The kernel marked it a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM).
+    case palm
+    /// The screen's pen came into proximity (touch arbitration).
+    case penInProximity
+}
+
 /// A daemon-unique touch id: the decoder's serial in the high bits, a running
 /// count of touches below. Tracking IDs repeat; these never do.
 public struct TouchID: Hashable, Sendable, CustomStringConvertible {
@@ -34,11 +45,14 @@ public struct Touch: Sendable {
     public var normalised: Point
     public var startTime: EventTime
     public var startPosition: Point
+    /// Why it was cancelled, when `phase` is `.cancelled`.
+    public var cancelCause: TouchCancelCause
 
     public init(
         id: TouchID, slot: Int, trackingID: Int32, phase: TouchPhase, position: Point,
-        normalised: Point, startTime: EventTime, startPosition: Point
+        normalised: Point, startTime: EventTime, startPosition: Point, cancelCause: TouchCancelCause = .lost
     ) {
+        self.cancelCause = cancelCause
         self.id = id
         self.slot = slot
         self.trackingID = trackingID
@@ -76,6 +90,11 @@ public struct TouchFrame: Sendable {
     }
     public var began: Bool { touches.contains { $0.phase == .began } }
     public var anyCancelled: Bool { touches.contains { $0.phase == .cancelled } }
+    /// Why the first touch cancelled in this frame was cancelled, if one was.
+    public var cancelCause: TouchCancelCause? {
+        for t in touches where t.phase == .cancelled { return t.cancelCause }
+        return nil
+    }
     /// True when no touch is left on the surface: the sequence is over.
     public var isLast: Bool { liveCount == 0 }
 

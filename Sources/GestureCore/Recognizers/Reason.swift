@@ -6,6 +6,11 @@ public enum Reason: Sendable, Equatable {
     // Rules the arena applies to every recognizer.
     /// A touch of the sequence was cancelled (a palm, a resync, the device going).
     case touchCancelled
+    /// The kernel marked a touch of the sequence a palm (MT_TOOL_PALM).
+    case palm
+    /// The screen's pen came into proximity, or left it too recently: its touches
+    /// are taken for the hand holding the pen (touch arbitration).
+    case penInProximity
     /// More fingers landed than `kind` takes, or fewer than it needs had landed at
     /// the last lift.
     case fingers(Int, allowed: ClosedRange<Int>, kind: GestureKind)
@@ -37,8 +42,8 @@ public enum Reason: Sendable, Equatable {
     public var isArenaDecision: Bool {
         switch self {
         case .arena, .teardown: true
-        case .touchCancelled, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger, .strokeTookTooLong, .circle,
-            .checkmark, .tickle, .shape, .edge:
+        case .touchCancelled, .palm, .penInProximity, .fingers, .tap, .pan, .swipe, .longPress, .twoFinger,
+            .strokeTookTooLong, .circle, .checkmark, .tickle, .shape, .edge:
             false
         }
     }
@@ -49,6 +54,17 @@ public enum Reason: Sendable, Equatable {
         switch d {
         case .excluded(let by, _), .prevented(let by), .requirementSucceeded(let by, _): return by
         case .liftedBeforeComplete, .touchesEndedWhileActive, .touchesGoneWhenReleased, .timerDidNotAdvance: return nil
+        }
+    }
+}
+
+extension Reason {
+    /// The reason the gestures of a cancelled touch end with.
+    public init(cancelled cause: TouchCancelCause) {
+        switch cause {
+        case .lost: self = .touchCancelled
+        case .palm: self = .palm
+        case .penInProximity: self = .penInProximity
         }
     }
 }

@@ -11,6 +11,10 @@ extension Reason: CustomStringConvertible {
         switch self {
         case .touchCancelled:
             return "touch cancelled"
+        case .palm:
+            return "palm"
+        case .penInProximity:
+            return "pen in proximity"
         case .fingers(let count, let allowed, let kind):
             return Self.fingersText(count, allowed: allowed, kind: kind, n)
         case .tap(let f):

@@ -47,8 +47,8 @@ public struct ShapeMatcher: Sendable {
         public var orientation = Orientation.fixed
         public var direction = Direction.asDrawn
         /// With `fixed`: the most a stroke may be turned to match an example.
-        public var maxRotationDegrees = 30.0
-        public init(orientation: Orientation = .fixed, direction: Direction = .asDrawn, maxRotationDegrees: Double = 30)
+        public var maxRotationDegrees = 15.0
+        public init(orientation: Orientation = .fixed, direction: Direction = .asDrawn, maxRotationDegrees: Double = 15)
         {
             self.orientation = orientation
             self.direction = direction

@@ -15,11 +15,13 @@ public final class ShapeRecognizer: Recognizer {
         public var orientation = ShapeMatcher.Orientation.fixed
         public var direction = ShapeMatcher.Direction.asDrawn
         /// With `fixed`: the most a stroke may be turned to match an example, degrees.
-        public var maxRotationDegrees = 30.0
-        /// The closest example must be within this angle, radians.
-        public var maxDistance = 0.25
+        public var maxRotationDegrees = 15.0
+        /// The closest example must be within this angle, radians. Chosen on the
+        /// $1 logs by `gesturectl evaluate --templates` (BENCHMARKS.md): the
+        /// highest recall with 3 examples whose false accepts stay within 0.25 %.
+        public var maxDistance = 0.19
         public var minLengthMM = 10.0
-        public var maxDuration = Millis(3000)
+        public var maxDuration = Millis(10_000)
         public init() {}
 
         public var matcherOptions: ShapeMatcher.Options {

@@ -20,11 +20,15 @@ public struct DeviceSnapshot: Sendable {
     public var slot: Int
     /// Per slot, the last position reported: a touch landing on it again reports none.
     public var positions: [SlotPosition]
+    /// A pen node's tool keys down (BTN_TOOL_PEN…): a pen already in proximity.
+    public var toolsDown: [UInt16]
 
     public init(
         node: InputNode, description: DeviceDescription, isTypeA: Bool = false,
-        trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = []
+        trackingIDs: [Int32] = [], toolTypes: [Int32] = [], slot: Int = 0, positions: [SlotPosition] = [],
+        toolsDown: [UInt16] = []
     ) {
+        self.toolsDown = toolsDown
         self.node = node
         self.description = description
         self.isTypeA = isTypeA
@@ -203,6 +207,13 @@ public struct DaemonCore {
         }
     }
 
+    /// An open pen node and the touchscreen it is the pen of.
+    struct PenLink {
+        var node: InputNode
+        var screen: String
+        var label: String { "\(node.devnode ?? node.sysname) '\(shownName(node.name))'" }
+    }
+
     /// Why the core asked for a listing: what to say when it is done.
     enum Listing { case start, reload, resync }
 
@@ -215,6 +226,11 @@ public struct DaemonCore {
     var lastRead: (syspath: String, device: OpenDevice)?
     /// Opens asked for and not answered yet.
     var opening: Set<String> = []
+    /// Pen nodes udev knows of (`PenPairing.isPen`), by syspath, paired or not.
+    var tablets: [String: InputNode] = [:]
+    /// Pen nodes open beside their touchscreen, by syspath; and those asked to open.
+    var pens: [String: PenLink] = [:]
+    var openingPens: Set<String> = []
     var listing: Listing?
     var nextSerial: UInt32 = 1
     var armed: EventTime?
@@ -321,6 +337,7 @@ public struct DaemonCore {
             case .add, .change:
                 consider(e.node, into: &actions)
             case .remove:
+                tablets.removeValue(forKey: e.node.syspath)
                 remove(e.node.syspath, because: "udev remove", at: now, into: &actions)
             case .bind, .unbind, .other:
                 break
@@ -337,6 +354,7 @@ public struct DaemonCore {
             opened(snapshot, into: &actions)
         case .openFailed(let node, let error):
             opening.remove(node.syspath)
+            openingPens.remove(node.syspath)
             let name = node.devnode ?? node.sysname
             switch error.errno {
             case .noSuchFile, .noDevice:
@@ -411,6 +429,11 @@ public struct DaemonCore {
             listingRetryAt = nil
         }
         let present = Set(nodes.map(\.syspath))
+        tablets = tablets.filter { present.contains($0.key) }
+        for syspath in pens.keys.sorted() where !present.contains(syspath) {
+            let at = devices[pens[syspath]!.screen]?.pipeline.decoder.lastFrame.time ?? .zero
+            removePen(syspath, because: "no longer listed by udev", at: at, into: &actions)
+        }
         for syspath in openDevices where !present.contains(syspath) {
             // A listing carries no time; what was in flight ends at its last frame.
             let at = devices[syspath]!.pipeline.decoder.lastFrame.time
@@ -435,6 +458,17 @@ public struct DaemonCore {
     private mutating func consider(_ node: InputNode, into actions: inout [Action]) {
         guard devices[node.syspath] == nil, !opening.contains(node.syspath) else { return }
         if let skip = DeviceSelection.check(node, configuration: configuration) {
+            if case .pen = skip, PenPairing.isPen(node) {
+                // Not a touchscreen, but maybe the pen of one.
+                tablets[node.syspath] = node
+                pairPens(into: &actions)
+                if pens[node.syspath] == nil && !openingPens.contains(node.syspath) {
+                    log(
+                        .debug, "\(node.devnode ?? node.sysname) '\(shownName(node.name))': a pen of no touchscreen in use",
+                        into: &actions)
+                }
+                return
+            }
             // A touchscreen skipped, or a rule applied, is news; a keyboard is not.
             var denied = false
             if case .deniedByConfig = skip { denied = true }
@@ -448,6 +482,10 @@ public struct DaemonCore {
 
     private mutating func opened(_ s: DeviceSnapshot, into actions: inout [Action]) {
         let syspath = s.node.syspath
+        if openingPens.remove(syspath) != nil {
+            penOpened(s, into: &actions)
+            return
+        }
         opening.remove(syspath)
         defer { finishListing(into: &actions) }
         let name = s.node.devnode ?? s.node.sysname
@@ -476,6 +514,76 @@ public struct DaemonCore {
                     ? "" : ", calibration \(g.calibration.map { formatFixed($0, decimals: 4) }.joined(separator: " "))")
                 + (g.rotation == .none ? "" : ", rotated \(g.rotation.rawValue)°"), into: &actions)
         changed(into: &actions)
+        pairPens(into: &actions)
+    }
+
+    // MARK: - Pens
+
+    /// The open touchscreen `pen` is the pen of, if it has no pen yet.
+    private func screen(for pen: InputNode) -> String? {
+        openDevices.first { s in
+            PenPairing.pairs(screen: devices[s]!.node, pen: pen)
+                && !pens.contains { $0.key != pen.syspath && $0.value.screen == s }
+        }
+    }
+
+    /// Opens every known pen node whose touchscreen is in use.
+    private mutating func pairPens(into actions: inout [Action]) {
+        for syspath in tablets.keys.sorted() where pens[syspath] == nil && !openingPens.contains(syspath) {
+            let node = tablets[syspath]!
+            guard screen(for: node) != nil else { continue }
+            openingPens.insert(syspath)
+            actions.append(.open(node))
+        }
+    }
+
+    private mutating func penOpened(_ s: DeviceSnapshot, into actions: inout [Action]) {
+        let syspath = s.node.syspath
+        guard pens[syspath] == nil, let screen = screen(for: s.node), let d = devices[screen] else {
+            actions.append(.close(syspath: syspath))
+            return
+        }
+        let link = PenLink(node: s.node, screen: screen)
+        pens[syspath] = link
+        actions.append(.watch(syspath: syspath))
+        // A listing or a udev add carries no time: the screen's last frame's.
+        d.pipeline.attachPen(toolsDown: s.toolsDown, at: d.pipeline.decoder.lastFrame.time)
+        publish(d.pipeline, into: &actions)
+        log(
+            .info,
+            "pen \(link.label) paired with \(d.label): its touches start nothing while the pen is in proximity and \(configuration.penRelease) after",
+            into: &actions)
+    }
+
+    /// Closes a pen node; its touchscreen's arbitration ends `release` after `time`.
+    private mutating func removePen(
+        _ syspath: String, because reason: String, at time: EventTime, into actions: inout [Action]
+    ) {
+        guard let link = pens.removeValue(forKey: syspath) else { return }
+        if let d = devices[link.screen] {
+            d.pipeline.detachPen(at: time)
+            publish(d.pipeline, into: &actions)
+        }
+        actions.append(.close(syspath: syspath))
+        log(.info, "pen \(link.label) removed: \(reason)", into: &actions)
+    }
+
+    private mutating func readPen(
+        _ syspath: String, _ link: PenLink, _ inputs: [DeviceInput], end: ReadEnd, into actions: inout [Action]
+    ) {
+        if let d = devices[link.screen] {
+            // After SYN_DROPPED, libevdev's resync says which tools are down.
+            for case .event(let e) in inputs { d.pipeline.feedPen(e) }
+            publish(d.pipeline, into: &actions)
+        }
+        switch end {
+        case .drained:
+            break
+        case .hangup(let what, let now):
+            removePen(syspath, because: "the kernel reported \(what)", at: now, into: &actions)
+        case .gone(let e, let now):
+            removePen(syspath, because: e == .noDevice ? "ENODEV: unplugged" : "read failed: \(e)", at: now, into: &actions)
+        }
     }
 
     /// A fresh decoder and arena for a device, from the current config. Touches
@@ -523,7 +631,15 @@ public struct DaemonCore {
         _ syspath: String, because reason: String, at time: EventTime,
         into actions: inout [Action]
     ) {
+        if pens[syspath] != nil {
+            removePen(syspath, because: reason, at: time, into: &actions)
+            return
+        }
         guard let d = devices.removeValue(forKey: syspath) else { return }
+        for (p, link) in pens where link.screen == syspath {
+            pens.removeValue(forKey: p)
+            actions.append(.close(syspath: p))
+        }
         d.pipeline.cancelAll(at: time, because: .deviceRemoved)
         publish(d.pipeline, into: &actions)
         actions.append(.close(syspath: syspath))
@@ -536,7 +652,10 @@ public struct DaemonCore {
         if let last = lastRead, last.syspath == syspath {
             d = last.device
         } else {
-            guard let found = devices[syspath] else { return }
+            guard let found = devices[syspath] else {
+                if let link = pens[syspath] { readPen(syspath, link, inputs, end: end, into: &actions) }
+                return
+            }
             d = found
             lastRead = (syspath, found)
         }
@@ -814,6 +933,10 @@ public struct DaemonCore {
                 remove(syspath, because: "after reload: no usable geometry", at: now, into: &actions)
                 continue
             }
+            // The pen is where it was: the fresh pipeline knows it at once.
+            if pens.values.contains(where: { $0.screen == syspath }) {
+                fresh.attachPen(toolsDown: d.pipeline.pen.inProximity ? [PenTool.pen] : [], at: now)
+            }
             devices[syspath]!.pipeline = fresh
             devices[syspath]!.node = snapshot.node
         }
@@ -831,6 +954,8 @@ public struct DaemonCore {
             actions.append(.close(syspath: syspath))
         }
         devices.removeAll()
+        for syspath in pens.keys.sorted() { actions.append(.close(syspath: syspath)) }
+        pens.removeAll()
         actions.append(.notify(.stopping))
         actions.append(.shutDownSocket)
         actions.append(.stop(exitStatus: exitStatus))

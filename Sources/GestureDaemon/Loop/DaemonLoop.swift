@@ -361,6 +361,6 @@ public final class DaemonLoop: DaemonControl {
         DeviceSnapshot(
             node: node, description: evdev.description, isTypeA: evdev.isTypeA,
             trackingIDs: evdev.currentTrackingIDs(), toolTypes: evdev.currentToolTypes(),
-            slot: evdev.currentSlot(), positions: evdev.currentPositions())
+            slot: evdev.currentSlot(), positions: evdev.currentPositions(), toolsDown: evdev.penToolsDown())
     }
 }

@@ -129,6 +129,15 @@ public final class EvdevDevice {
         return (0..<n).map { libevdev_get_slot_value(evdev, UInt32($0), UInt32(ABS.MT_TOOL_TYPE)) }
     }
 
+    /// The pen tool keys (`PenTool.codes`) down now: a pen node opened with its
+    /// pen already in proximity.
+    public func penToolsDown() -> [UInt16] {
+        PenTool.codes.filter {
+            libevdev_has_event_code(evdev, UInt32(EV.KEY), UInt32($0)) != 0
+                && libevdev_get_event_value(evdev, UInt32(EV.KEY), UInt32($0)) != 0
+        }
+    }
+
     /// The last position per slot (for a single-touch device, ABS_X and ABS_Y):
     /// the kernel does not resend an unchanged value, so a decoder that starts
     /// now needs them for a touch landing where its slot's last one was. Type A

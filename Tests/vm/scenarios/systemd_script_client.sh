@@ -51,11 +51,16 @@ alice_bg gesturectl subscribe --kind pan --max-children 1 \
     --exec "sleep 0.3; echo \"\$GESTURE_NAME \$GESTURE_STATE \$GESTURE_REASON\" >> $d/exec.out" 2> "$d/exec.err"
 vm_wait_until 20 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_abort "two subscribers expected: $(gesturectl status)"
 
-# A: the daemon restarts while a pan is in flight.
-vm_device_play_bg atmel "$drag"
+# A: the daemon restarts while a pan is in flight: the drag is played without its
+# lift, so the finger stays down however long the restart takes, then lifted.
+n_lift=$(grep -n ' 0003 0039 -0*1' "$drag" | tail -n1 | cut -d: -f1)
+head -n $((n_lift - 1)) "$drag" > "$VM_SCRATCH/drag-held.events"
+grep '^#' "$drag" > "$VM_SCRATCH/lift.events"
+tail -n +"$n_lift" "$drag" >> "$VM_SCRATCH/lift.events"
+vm_device_play atmel "$VM_SCRATCH/drag-held.events"
 vm_wait_until 20 grep -q '"state": "began"' "$d/events.jsonl" || vm_fail "no pan began"
 systemctl restart gestured.service
-vm_device_play_wait atmel
+vm_device_play atmel "$VM_SCRATCH/lift.events"
 vm_wait_until 30 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_fail "clients did not come back: $(gesturectl status)"
 vm_replay "$desc" "$taps" "$VM_SCRATCH/expected-taps.jsonl"
 mark=$(wc -l < "$d/events.jsonl")
