@@ -25,6 +25,20 @@ public struct Explanation: Sendable {
     public var decisions: [Decision]
     /// Size of the device's active area, mm.
     public var areaMM: Point
+    /// For each decision of a `shape` recognizer that matched a stroke: the
+    /// closest example, placed over the stroke as the matcher compared them.
+    public var closestExamples: [ClosestExample] = []
+
+    /// A taught example drawn over the stroke it was matched with.
+    public struct ClosestExample: Sendable {
+        public var name: String
+        /// Index of the example in the recognizer's `examples`, from 0 (as events carry it).
+        public var example: Int
+        public var distance: Double
+        public var maxDistance: Double
+        /// The example's points moved, scaled and turned onto the stroke, mm.
+        public var points: [Point]
+    }
 
     /// Runs frames through the arena of `configuration`, keeping each touch's path
     /// and, for every decision, the deciding recognizer's evidence.
@@ -33,6 +47,7 @@ public struct Explanation: Sendable {
         let arena = configuration.makeArena(device: frames.first?.device ?? "device")
         var pathIndex: [TouchID: Int] = [:]
         var paths: [[Point]] = []
+        var pathSequence: [Int] = []
         var decisions: [Decision] = []
         var events: [GestureEvent] = []
         var sequence = 0
@@ -59,6 +74,7 @@ public struct Explanation: Sendable {
                 } else {
                     pathIndex[t.id] = paths.count
                     paths.append([t.position])
+                    pathSequence.append(sequence)
                 }
             }
             live = f.liveCount
@@ -74,6 +90,46 @@ public struct Explanation: Sendable {
         self.paths = paths
         self.decisions = decisions
         areaMM = frames.first?.areaMM ?? Point(x: 100, y: 100)
+        for d in decisions where d.kind == .shape {
+            guard let i = pathSequence.firstIndex(of: d.sequence),
+                let placed = Explanation.closestExample(of: d, stroke: paths[i], configuration: configuration)
+            else { continue }
+            closestExamples.append(placed)
+        }
+    }
+
+    /// The example a `shape` decision was measured against, placed over the
+    /// stroke: same centroid, scaled to the stroke's path length, turned by the
+    /// rotation the matcher found (of the two senses, the one that lies closer).
+    static func closestExample(of d: Decision, stroke: [Point], configuration: Configuration) -> ClosestExample? {
+        guard let r = configuration.recognizers.first(where: { $0.name == d.name }),
+            case .shape(let p) = r.parameters,
+            let m = ShapeMatcher(examples: p.examples, options: p.matcherOptions).closest(stroke),
+            p.examples.indices.contains(m.example)
+        else { return nil }
+        let example = p.examples[m.example]
+        func length(_ ps: [Point]) -> Double { zip(ps, ps.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) } }
+        func centroid(_ ps: [Point]) -> Point {
+            let sum = ps.reduce(Point(x: 0, y: 0)) { $0 + $1 }
+            return Point(x: sum.x / Double(ps.count), y: sum.y / Double(ps.count))
+        }
+        let le = length(example), ls = length(stroke)
+        guard le > 0, ls > 0 else { return nil }
+        let k = ls / le, ce = centroid(example), cs = centroid(stroke)
+        func placed(turn degrees: Double) -> [Point] {
+            let a = degrees * .pi / 180, c = cos(a), s = sin(a)
+            return example.map {
+                let x = ($0.x - ce.x) * k, y = ($0.y - ce.y) * k
+                return Point(x: cs.x + x * c - y * s, y: cs.y + x * s + y * c)
+            }
+        }
+        func gap(_ ps: [Point]) -> Double {
+            ps.reduce(0) { sum, q in sum + (stroke.map { $0.distance(to: q) }.min() ?? 0) }
+        }
+        let one = placed(turn: m.rotationDegrees), other = placed(turn: -m.rotationDegrees)
+        return ClosestExample(
+            name: d.name, example: m.example, distance: m.distance, maxDistance: p.maxDistance,
+            points: gap(one) <= gap(other) ? one : other)
     }
 
     /// A $1-style stroke file or an evemu recording, as touch frames; `pen`, a
@@ -136,6 +192,7 @@ extension Explanation {
             if b == nil { b = Box(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) } else { b!.include(p) }
         }
         for path in paths { for p in path { add(p) } }
+        for c in closestExamples { for p in c.points { add(p) } }
         for d in decisions where d.state == .recognized {
             guard let e = d.evidence else { continue }
             if let c = e.circle {
@@ -158,6 +215,7 @@ extension Explanation {
         var s = canvas.header(title: title, paths: paths, decisions: decisions)
         s += canvas.grid()
         s += canvas.evidence(of: decisions)
+        s += canvas.closestExamples(closestExamples)
         s += canvas.touches(paths)
         s += canvas.scaleBar()
         s += canvas.legend()
@@ -304,6 +362,26 @@ private struct SVGCanvas {
                 "<path class=\"hook-cut\" d=\"M\(formatFixed(px - r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l\(2 * r),\(2 * r) M\(formatFixed(px + r, decimals: 1)),\(formatFixed(cx - r, decimals: 1)) l-\(2 * r),\(2 * r)\" stroke=\"\(c)\" stroke-width=\"2.5\"/>\n"
         }
         s += "</g>\n"
+        return s
+    }
+
+    /// Each taught example over the stroke it was matched with, and the distance.
+    func closestExamples(_ list: [Explanation.ClosestExample]) -> String {
+        var s = ""
+        let c = Explanation.colour(.shape)
+        for e in list {
+            guard let first = e.points.first else { continue }
+            let within = e.distance <= e.maxDistance
+            s +=
+                "<g class=\"closest-example\" data-recognizer=\"\(Explanation.escape(e.name))\" data-example=\"\(e.example)\" data-distance=\"\(formatFixed(e.distance, decimals: 3))\" data-max-distance=\"\(formatFixed(e.maxDistance, decimals: 3))\">\n"
+            s +=
+                "<polyline points=\"\(pts(e.points))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"3\" stroke-dasharray=\"7,4\" opacity=\"0.9\"/>\n"
+            let label =
+                "\(e.name): example \(e.example), \(formatFixed(e.distance, decimals: 2)) \(within ? "≤" : ">") \(formatFixed(e.maxDistance, decimals: 2))"
+            s +=
+                "<text x=\"\(x(first.x))\" y=\"\(formatFixed(oy + (first.y - b.minY) * scale - 8, decimals: 1))\" font-size=\"12\" fill=\"\(c)\" font-weight=\"bold\">\(Explanation.escape(label))</text>\n"
+            s += "</g>\n"
+        }
         return s
     }
 

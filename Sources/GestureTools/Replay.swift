@@ -137,7 +137,8 @@ public enum Replay {
             !d.keys.contains(where: { PenTool.codes.contains($0) })
         {
             throw Failure(
-                "\(path): the device '\(d.name)' has no pen tool keys (BTN_TOOL_PEN, BTN_TOOL_RUBBER…); not a pen recording")
+                "\(path): the device '\(d.name)' has no pen tool keys (BTN_TOOL_PEN, BTN_TOOL_RUBBER…); not a pen recording"
+            )
         }
         return r.events
     }

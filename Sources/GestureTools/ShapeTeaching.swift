@@ -96,7 +96,7 @@ public enum ShapeTeaching {
     /// 0.1 mm, each stroke moved to start at 0,0), with the options given.
     public static func section(
         name: String, examples: [[Point]], options: ShapeMatcher.Options, maxDistance: Double,
-        comment: [String] = []
+        requiresFailureOf: [String] = [], simultaneousWith: [String] = [], comment: [String] = []
     ) -> String {
         var lines: [String] = []
         for c in comment { lines.append("# \(c)") }
@@ -115,6 +115,9 @@ public enum ShapeTeaching {
             lines.append("max_rotation_deg = \(tenth(options.maxRotationDegrees))")
         }
         lines.append("max_distance = \(hundredth(maxDistance))")
+        func list(_ names: [String]) -> String { "[" + names.map(tomlString).joined(separator: ", ") + "]" }
+        if !requiresFailureOf.isEmpty { lines.append("requires_failure_of = \(list(requiresFailureOf))") }
+        if !simultaneousWith.isEmpty { lines.append("simultaneous_with = \(list(simultaneousWith))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -126,6 +129,21 @@ public enum ShapeTeaching {
         return (0..<limit).map { i in points[(i * (points.count - 1)) / (limit - 1)] }
     }
 
+    /// Where a taught shape goes among the recognizers of `configuration`: it
+    /// waits for the shapes already there (circle, checkmark, tickle, shapes
+    /// taught before) to fail, so they keep deciding as they did, and may be
+    /// recognized while a pan or a long press runs, as those shapes may.
+    public static func relations(in configuration: Configuration) -> (
+        requiresFailureOf: [String], simultaneousWith: [String]
+    ) {
+        let shapes: Set<GestureKind> = [.circle, .checkmark, .tickle, .shape]
+        let continuous: Set<GestureKind> = [.pan, .longPress]
+        return (
+            configuration.recognizers.filter { shapes.contains($0.kind) }.map(\.name),
+            configuration.recognizers.filter { continuous.contains($0.kind) }.map(\.name)
+        )
+    }
+
     /// A TOML key: bare when it can be, else a quoted string.
     public static func tomlKey(_ name: String) -> String {
         let bare =
@@ -133,7 +151,11 @@ public enum ShapeTeaching {
             && name.unicodeScalars.allSatisfy {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
             }
-        if bare { return name }
+        return bare ? name : tomlString(name)
+    }
+
+    /// A TOML basic string.
+    public static func tomlString(_ name: String) -> String {
         var out = "\""
         for u in name.unicodeScalars {
             switch u {

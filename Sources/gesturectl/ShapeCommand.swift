@@ -121,7 +121,7 @@ struct ShapeRecordCommand: ParsableCommand {
             }
             if !recognizedBy.isEmpty {
                 collisions += 1
-                say("example \(i + 1) is also taken by: \(recognizedBy.joined(separator: ", "))")
+                say("example \(i) is also taken by: \(recognizedBy.joined(separator: ", "))")
             }
         }
         for r in configuration.recognizers {
@@ -132,13 +132,15 @@ struct ShapeRecordCommand: ParsableCommand {
         }
         if collisions > 0 {
             say(
-                "to keep them apart, list those recognizers in the new table's requires_failure_of (they are tried first), or teach another shape"
+                "the new shape waits for circle, checkmark, tickle and shapes taught before to fail (requires_failure_of): where they take a stroke, it does not; teach another shape if that is not what you want"
             )
         }
 
         let source = configuration.source
+        let relations = ShapeTeaching.relations(in: configuration)
         let table = ShapeTeaching.section(
             name: name, examples: examples, options: options, maxDistance: maxDistance,
+            requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith,
             comment: ["Taught by `gesturectl shape record` from \(examples.count) example(s)."])
         guard let into else {
             // The table alone must load: its name and numbers are checked as gestured checks them.

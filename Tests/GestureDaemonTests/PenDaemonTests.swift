@@ -22,7 +22,9 @@ import Testing
     }
 
     /// A pen node as udev lists it, and what libevdev reports once open.
-    func plugPen(_ d: inout EmbeddedDaemon, event n: Int, toolsDown: [UInt16] = [], properties: [String: String] = group)
+    func plugPen(
+        _ d: inout EmbeddedDaemon, event n: Int, toolsDown: [UInt16] = [], properties: [String: String] = group
+    )
         -> InputNode
     {
         let node = InputNode(
@@ -64,7 +66,8 @@ import Testing
         #expect(d.info.devices.map(\.node) == ["/dev/input/event10"], "a pen is no touchscreen of its own")
         #expect(
             d.logText.contains {
-                $0.hasPrefix("pen /dev/input/event11 'Test Pen' paired with /dev/input/event10 'Atmel maXTouch Touchscreen'")
+                $0.hasPrefix(
+                    "pen /dev/input/event11 'Test Pen' paired with /dev/input/event10 'Atmel maXTouch Touchscreen'")
             })
     }
 

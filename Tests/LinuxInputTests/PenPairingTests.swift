@@ -23,13 +23,16 @@ struct PenPairingTests {
         let pen = node(Self.hid + "/input/input8/event6", pen: true)
         #expect(PenPairing.pairs(screen: screen, pen: pen))
         #expect(PenPairing.parent(of: pen) == Self.hid)
-        let otherPen = node("/sys/devices/pci0000:00/usb1/1-2/1-2:1.0/0003:056A:0357.0002/input/input9/event7", pen: true)
+        let otherPen = node(
+            "/sys/devices/pci0000:00/usb1/1-2/1-2:1.0/0003:056A:0357.0002/input/input9/event7", pen: true)
         #expect(!PenPairing.pairs(screen: screen, pen: otherPen), "a tablet on USB is not the screen's pen")
     }
 
     @Test func libinputsDeviceGroupDecidesWhenBothHaveOne() {
         let screen = node(Self.hid + "/input/input7/event5", group: "18/56a/5146:i2c-WCOM5146:00")
-        let pen = node("/sys/devices/elsewhere/0018:056A:5147.0003/input/input8/event6", pen: true, group: "18/56a/5146:i2c-WCOM5146:00")
+        let pen = node(
+            "/sys/devices/elsewhere/0018:056A:5147.0003/input/input8/event6", pen: true,
+            group: "18/56a/5146:i2c-WCOM5146:00")
         #expect(PenPairing.pairs(screen: screen, pen: pen), "one group, two HID parents")
         let samePanelOtherGroup = node(Self.hid + "/input/input8/event6", pen: true, group: "3/56a/357:usb-1-2")
         #expect(!PenPairing.pairs(screen: screen, pen: samePanelOtherGroup))
@@ -51,7 +54,8 @@ struct PenPairingTests {
         #expect(!PenPairing.pairs(screen: screen, pen: node(Self.hid + "/input/input8/event6", pen: true, pad: true)))
         #expect(!PenPairing.pairs(screen: screen, pen: node(Self.hid + "/input/input9/event7")))
         #expect(
-            !PenPairing.pairs(screen: screen, pen: node(Self.hid + "/input/input8/event6", pen: true, initialized: false)))
+            !PenPairing.pairs(
+                screen: screen, pen: node(Self.hid + "/input/input8/event6", pen: true, initialized: false)))
         #expect(!PenPairing.pairs(screen: screen, pen: node(Self.hid + "/input/input8/input8", pen: true)))
         var both = node(Self.hid + "/input/input8/event6", pen: true)
         both.properties["ID_INPUT_TOUCHSCREEN"] = "1"

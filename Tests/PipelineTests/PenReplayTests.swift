@@ -21,7 +21,8 @@ struct PenReplayTests {
     }
 
     @Test func withThePenThePalmDragWhileItHoversIsNothing() throws {
-        let all = try Replay.run(recording: Self.touch, descPath: nil, pen: Self.pen, configuration: ConfigLoader.builtIn())
+        let all = try Replay.run(
+            recording: Self.touch, descPath: nil, pen: Self.pen, configuration: ConfigLoader.builtIn())
         #expect(!all.contains { $0.time.seconds < 2 }, "no event of any recognizer for the palm's drag")
         #expect(try swipes(pen: Self.pen).map(\.time.seconds) == [2.156])
     }

@@ -119,6 +119,33 @@ import Testing
         #expect(!takers.contains("circle") && !takers.contains("checkmark") && !takers.contains("tickle"))
     }
 
+    /// Added to the shipped config as `shape record --into` adds it, the shape is
+    /// recognized beside the pan that every stroke also is, and explain draws
+    /// its closest example over the stroke, where the stroke is.
+    @Test func aShapeAddedToTheShippedConfigIsRecognizedAndExplained() throws {
+        let shipped = try String(contentsOfFile: fixturesDir + "/../../config/gestured.toml", encoding: .utf8)
+        let base = try ConfigLoader.load(text: shipped, file: "gestured.toml")
+        let relations = ShapeTeaching.relations(in: base)
+        #expect(relations.requiresFailureOf == ["circle", "checkmark", "tickle"])
+        #expect(Set(relations.simultaneousWith) == ["pan", "long_press"])
+        let examples = (1...3).map { ShapeTeaching.strokes(in: Self.zigzag(seed: UInt64($0))).strokes[0].points }
+        let table = ShapeTeaching.section(
+            name: "zed", examples: examples, options: ShapeMatcher.Options(), maxDistance: 0.25,
+            requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith)
+        let config = try ConfigLoader.load(text: shipped + "\n" + table, file: "gestured.toml")
+        let stroke = Self.zigzag(seed: 11, scale: 1.3)
+        let e = Explanation(title: "zed", frames: stroke, configuration: config)
+        let decision = try #require(e.decisions.first { $0.name == "zed" })
+        #expect(decision.state == .recognized)
+        #expect(e.decisions.contains { $0.name == "pan" && $0.state == .ended })
+        let placed = try #require(e.closestExamples.first { $0.name == "zed" })
+        #expect(placed.distance <= 0.25)
+        let path = stroke.map { $0.touches[0].position }
+        let gap = placed.points.map { q in path.map { $0.distance(to: q) }.min()! }
+        #expect(gap.reduce(0, +) / Double(gap.count) < 2.0)
+        #expect(e.svg().contains("class=\"closest-example\" data-recognizer=\"zed\""))
+    }
+
     @Test func namesThatAreNotBareKeysAreQuoted() throws {
         for name in ["plain_name-2", "two words", "with \"quotes\" and \\", "café"] {
             let z = ShapeTeaching.strokes(in: Self.zigzag(seed: 5)).strokes[0].points

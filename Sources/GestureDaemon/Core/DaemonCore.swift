@@ -464,7 +464,8 @@ public struct DaemonCore {
                 pairPens(into: &actions)
                 if pens[node.syspath] == nil && !openingPens.contains(node.syspath) {
                     log(
-                        .debug, "\(node.devnode ?? node.sysname) '\(shownName(node.name))': a pen of no touchscreen in use",
+                        .debug,
+                        "\(node.devnode ?? node.sysname) '\(shownName(node.name))': a pen of no touchscreen in use",
                         into: &actions)
                 }
                 return
@@ -582,7 +583,8 @@ public struct DaemonCore {
         case .hangup(let what, let now):
             removePen(syspath, because: "the kernel reported \(what)", at: now, into: &actions)
         case .gone(let e, let now):
-            removePen(syspath, because: e == .noDevice ? "ENODEV: unplugged" : "read failed: \(e)", at: now, into: &actions)
+            removePen(
+                syspath, because: e == .noDevice ? "ENODEV: unplugged" : "read failed: \(e)", at: now, into: &actions)
         }
     }
 
