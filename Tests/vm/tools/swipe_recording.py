@@ -10,9 +10,11 @@ panel often does), and the strokes are 0.4 s apart.
 The panel is the one of Tests/fixtures/strokes ("gestured stroke panel": the
 Atmel maXTouch's event layout, 154 x 86 mm, 10 units/mm).
 
-Usage: swipe_recording.py [--start X,Y] [--move DX,DY] [--seconds S] [--count N] [--seed N] OUT.events
+Usage: swipe_recording.py [--start X,Y] [--move DX,DY] [--then DX,DY]... [--seconds S] [--count N] [--seed N] OUT.events
 (mm; by default a 60 mm swipe to the right across the middle in 0.25 s; writes
-OUT.desc beside it)
+OUT.desc beside it). Each --then is one more leg of the same stroke, drawn after
+the last one in another SECONDS, the finger slowing into each corner (a Z is
+--move 40,0 --then=-40,30 --then 40,0: a leg starting with - needs the =).
 """
 import argparse
 import math
@@ -68,6 +70,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--start", type=pair, default=(W_MM / 2 - 30, H_MM / 2))
     ap.add_argument("--move", type=pair, default=(60, 0))
+    ap.add_argument("--then", type=pair, action="append", default=[])
     ap.add_argument("--seconds", type=float, default=0.25)
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
@@ -88,24 +91,28 @@ def main():
     n = max(2, int(args.seconds * HZ))
     for k in range(args.count):
         bow = rng.uniform(-0.05, 0.05)
-        for step in range(n + 1):
-            u = step / n
-            e = u * u * (3 - 2 * u)
-            shake = 0 < step < n
-            x = x0 + dx * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
-            y = y0 + dy * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
-            ux, uy = max(0, min(XMAX, round(x * RES))), max(0, min(YMAX, round(y * RES)))
-            if step == 0:
-                ev(3, 0x2f, 0)
-                ev(3, 0x39, k + 1)
-            ev(3, 0x35, ux)
-            ev(3, 0x36, uy)
-            if step == 0:
-                ev(1, 0x14a, 1)
-            ev(3, 0x00, ux)
-            ev(3, 0x01, uy)
-            ev(0, 0, 0)
-            t += 1.0 / HZ
+        sx, sy = x0, y0
+        for leg, (dx, dy) in enumerate([args.move] + args.then):
+            for step in range(0 if leg == 0 else 1, n + 1):
+                u = step / n
+                e = u * u * (3 - 2 * u)
+                shake = 0 < step < n
+                x = sx + dx * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
+                y = sy + dy * e + bow * math.sin(math.pi * u) * 10 + (rng.gauss(0, 0.08) if shake else 0)
+                ux, uy = max(0, min(XMAX, round(x * RES))), max(0, min(YMAX, round(y * RES)))
+                first = leg == 0 and step == 0
+                if first:
+                    ev(3, 0x2f, 0)
+                    ev(3, 0x39, k + 1)
+                ev(3, 0x35, ux)
+                ev(3, 0x36, uy)
+                if first:
+                    ev(1, 0x14a, 1)
+                ev(3, 0x00, ux)
+                ev(3, 0x01, uy)
+                ev(0, 0, 0)
+                t += 1.0 / HZ
+            sx, sy = sx + dx, sy + dy
         ev(3, 0x39, -1)
         ev(1, 0x14a, 0)
         ev(0, 0, 0)
