@@ -53,7 +53,8 @@ cp "$conf" "$VM_SCRATCH/before.toml"
 rec=$!
 _vm_track $rec
 vm_wait_until 60 grep -q "draw 'other'" "$VM_SCRATCH/stopped.err" || vm_fail "shape record did not start"
-kill -INT $rec
-vm_wait_until 20 sh -c "! kill -0 $rec 2>/dev/null" || vm_fail "shape record did not stop on SIGINT"
+# (SIGTERM: a shell without job control starts background commands with SIGINT ignored.)
+kill -TERM $rec
+vm_wait_until 20 sh -c "! kill -0 $rec 2>/dev/null" || vm_fail "shape record did not stop on SIGTERM"
 vm_assert "a stopped recording leaves the config as it was" cmp -s "$VM_SCRATCH/before.toml" "$conf"
 vm_finish
