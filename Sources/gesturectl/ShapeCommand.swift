@@ -97,7 +97,7 @@ struct ShapeRecordCommand: ParsableCommand {
         let maxDistance = ShapeTeaching.suggestedMaxDistance(consistency: loo)
         for (i, s) in strokes.enumerated() {
             var line =
-                "example \(i + 1): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
+                "example \(i): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
             if i < loo.count { line += ", \(ShapeTeaching.hundredth(loo[i])) from the closest other" }
             say(line)
         }
