@@ -52,6 +52,7 @@ boot_guest() {
     echo "$task" > "$io/task"
     date +%s > "$io/now"
     cp Tests/vm/guest/arm64-guest.sh "$io/guest.sh"
+    make_initramfs
     : > "$io/progress"
     rm -f "$io/rc"
     say "[$task] booting the arm64 guest (${smp} vCPU, $mem MiB); console: $io/console.log"
@@ -91,16 +92,20 @@ boot_guest() {
 }
 
 # --- kernel and initramfs ----------------------------------------------------
+# stanza PACKAGES NAME — that package's entry in an apt Packages file.
+stanza() { awk -v p="Package: $2" '$0 == p { on = 1 } on && $0 == "" { exit } on' "$1"; }
+
 make_kernel() {
     lists=$1/var/lib/apt/lists
     pk=$(ls "$lists"/*_dists_trixie_main_binary-arm64_Packages)
-    kpkg=$(awk '/^Package: linux-image-arm64$/,/^$/' "$pk" | sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p')
+    kpkg=$(stanza "$pk" linux-image-arm64 | sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p')
     kver=${kpkg#linux-image-}
     [ -f "$kdir/version" ] && [ "$(cat "$kdir/version")" = "$kver" ] && return
     say "kernel $kpkg"
     rm -rf "$kdir.new"
     mkdir -p "$kdir.new/x" "$kdir.new/stage/bin" "$kdir.new/stage/modules"
-    file=$(awk "/^Package: $kpkg\$/,/^\$/" "$pk" | sed -n 's/^Filename: //p')
+    file=$(stanza "$pk" "$kpkg" | sed -n 's/^Filename: //p')
+    [ -n "$file" ] || die "no $kpkg in $pk"
     wget -q -O "$kdir.new/kernel.deb" "$mirror/$file"
     dpkg-deb -x "$kdir.new/kernel.deb" "$kdir.new/x"
     ln -s usr/lib "$kdir.new/x/lib"
@@ -109,8 +114,7 @@ make_kernel() {
     bb=$(ls "$1"/var/cache/apt/archives/busybox-static_*_arm64.deb)
     dpkg-deb -x "$bb" "$kdir.new/bb"
     cp "$kdir.new/bb/usr/bin/busybox" "$kdir.new/stage/bin/busybox"
-    cp Tests/vm/guest/arm64-init "$kdir.new/stage/init"
-    chmod 755 "$kdir.new/stage/init" "$kdir.new/stage/bin/busybox"
+    chmod 755 "$kdir.new/stage/bin/busybox"
     mkdir -p "$kdir.new/stage/dev" "$kdir.new/stage/proc" "$kdir.new/stage/sys"
     : > "$kdir.new/stage/modules.list"
     for m in virtio_blk virtio_net ext4 9pnet_virtio 9p; do
@@ -120,11 +124,17 @@ make_kernel() {
         xz -dc "$ko" > "$kdir.new/stage/modules/$base"
         echo "$base" >> "$kdir.new/stage/modules.list"
     done
-    (cd "$kdir.new/stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$kdir.new/initramfs.cpio.gz"
-    rm -rf "$kdir.new/x" "$kdir.new/bb" "$kdir.new/stage" "$kdir.new/kernel.deb"
+    rm -rf "$kdir.new/x" "$kdir.new/bb" "$kdir.new/kernel.deb"
     echo "$kver" > "$kdir.new/version"
     rm -rf "$kdir"
     mv "$kdir.new" "$kdir"
+}
+
+# The initramfs: the kept busybox and modules, and the current arm64-init.
+make_initramfs() {
+    cp Tests/vm/guest/arm64-init "$kdir/stage/init"
+    chmod 755 "$kdir/stage/init"
+    (cd "$kdir/stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$kdir/initramfs.cpio.gz"
 }
 
 # --- the build root ------------------------------------------------------------
@@ -133,12 +143,16 @@ make_root() {
         return
     fi
     dir=$cache/trixie-build-arm64.new
-    rm -rf "$dir" "$img.new"
+    rm -f "$img.new"
     mkdir -p "$cache"
-    say "debootstrap --foreign --arch=arm64 trixie (first stage, on this machine)"
-    t=$(date +%s)
-    debootstrap --foreign --variant=minbase --arch=arm64 --include="$first" trixie "$dir" "$mirror" >&2
-    say "first stage took $(( $(date +%s) - t )) s"
+    if [ ! -f "$dir/.first-stage" ] || [ "$(cat "$dir/.first-stage")" != "$stamp" ]; then
+        rm -rf "$dir"
+        say "debootstrap --foreign --arch=arm64 trixie (first stage, on this machine)"
+        t=$(date +%s)
+        debootstrap --foreign --variant=minbase --arch=arm64 --include="$first" trixie "$dir" "$mirror" >&2
+        say "first stage took $(( $(date +%s) - t )) s"
+        echo "$stamp" > "$dir/.first-stage"
+    fi
     make_kernel "$dir"
     # Sparse: it holds the build too (qemu's snapshot keeps that out of the file).
     t=$(date +%s)

@@ -34,6 +34,7 @@ net_up() {
 # The virt machine's clock may start anywhere; apt checks Release dates.
 now=$(cat $io/now 2>/dev/null || echo 0)
 [ "$(date +%s)" -lt "$now" ] && date -s "@$now" >/dev/null
+[ -r /proc/uptime ] || mount -t proc proc /proc
 mount -t tmpfs tmpfs /tmp
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
