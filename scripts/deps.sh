@@ -9,7 +9,7 @@ if [ "${1:-}" = "--vm" ]; then
   pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd acl lisgd strace"
 fi
 if [ "${1:-}" = "--arm64" ]; then
-  pkgs="qemu-system-arm debootstrap e2fsprogs kmod xz-utils cpio wget git"
+  pkgs="qemu-system-arm qemu-user-static binfmt-support debootstrap e2fsprogs kmod xz-utils cpio wget git"
 fi
 missing=""
 for p in $pkgs; do
