@@ -147,8 +147,9 @@ make_root() {
     mkdir -p "$cache"
     # Where arm64 programs run here through qemu-user (binfmt_misc has
     # qemu-aarch64, e.g. from qemu-user-static), debootstrap runs both stages
-    # on this machine, about three times faster than the second stage in the
-    # guest; otherwise the guest finishes the root itself.
+    # on this machine (dpkg's system calls run natively: no slower than the
+    # guest, and the guest is not needed); otherwise the guest finishes the root
+    # itself.
     user=""
     if grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null; then user=1; fi
     if [ ! -f "$dir/.first-stage" ] || [ "$(cat "$dir/.first-stage")" != "$stamp" ]; then
