@@ -1,10 +1,15 @@
 #!/bin/sh
 # Installs the Debian packages gestured builds and tests against. Idempotent.
-# Usage: scripts/deps.sh [--vm]   (--vm adds what the qemu test harness needs)
+# Usage: scripts/deps.sh [--vm|--arm64]   (--vm adds what the qemu test harness
+# needs; --arm64 what scripts/arm64-build.sh needs: an arm64 trixie guest under
+# qemu-system-aarch64, its root made with debootstrap --foreign)
 set -eu
 pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsystemd-dev"
 if [ "${1:-}" = "--vm" ]; then
   pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd acl lisgd strace"
+fi
+if [ "${1:-}" = "--arm64" ]; then
+  pkgs="qemu-system-arm qemu-user-static binfmt-support debootstrap e2fsprogs kmod xz-utils cpio wget git"
 fi
 missing=""
 for p in $pkgs; do

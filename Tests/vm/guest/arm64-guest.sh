@@ -1,0 +1,93 @@
+#!/bin/sh
+# PID 1 of the arm64 build guest (copied to /io/guest.sh by scripts/arm64-build.sh;
+# Tests/vm/guest/arm64-init starts it). /io/task says what to do:
+#   root:  finish debootstrap's second stage on the root image, then install
+#          Debian's packaging tools (with network), as scripts/trixie-root.sh does
+#          for the amd64 build root;
+#   build: what scripts/debian-build.sh does on amd64: the committed tree
+#          (/io/src.tar, from git archive HEAD), `apt-get build-dep ./` and
+#          `swift package resolve` with network, `dpkg-buildpackage -us -uc -b`
+#          with none (unshare -n, loopback only), lintian; results to /io/out.
+# Each step's end goes to /io/progress with the guest's uptime; /io/rc is the
+# verdict. The guest powers itself off at the end.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb
+io=/io
+
+mark() { echo "$* $(cut -d' ' -f1 /proc/uptime)" >> $io/progress; sync; }
+finish() {
+    echo "$1" > $io/rc
+    mark "done $1"
+    sync
+    echo o > /proc/sysrq-trigger
+    sleep 60
+}
+# qemu's user-mode network: fixed addresses, no DHCP client needed.
+net_up() {
+    ip link set lo up
+    ip link set eth0 up
+    ip addr add 10.0.2.15/24 dev eth0
+    ip route add default via 10.0.2.2
+    echo "nameserver 10.0.2.3" > /etc/resolv.conf
+}
+
+# The virt machine's clock may start anywhere; apt checks Release dates.
+now=$(cat $io/now 2>/dev/null || echo 0)
+[ "$(date +%s)" -lt "$now" ] && date -s "@$now" >/dev/null
+[ -r /proc/uptime ] || mount -t proc proc /proc
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+task=$(cat $io/task)
+mark "start $task"
+
+case "$task" in
+root)
+    if [ -x /debootstrap/debootstrap ]; then
+        /debootstrap/debootstrap --second-stage > $io/second-stage.log 2>&1 || {
+            tail -n 30 /debootstrap/debootstrap.log >> $io/second-stage.log 2>/dev/null
+            finish "second-stage-failed"
+        }
+        mark "second-stage"
+    fi
+    net_up
+    second=$(cat $io/second)
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $second; } \
+        > $io/second-step.log 2>&1 || finish "second-step-failed"
+    apt-get clean
+    rm -f /etc/resolv.conf
+    mark "second-step"
+    finish 0
+    ;;
+build)
+    net_up
+    mkdir -p /build/gestured $io/out
+    tar -x -C /build/gestured -f $io/src.tar
+    cd /build/gestured || finish "no-source"
+    gitenv=""
+    if [ -d /opt/swift-packages/apple ]; then
+        gitenv="GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=url./opt/swift-packages/.insteadof GIT_CONFIG_VALUE_0=https://github.com/"
+    fi
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y ./; } > $io/build-dep.log 2>&1 \
+        || finish "build-dep-failed"
+    mark "build-dep"
+    env $gitenv swift package resolve > $io/resolve.log 2>&1 || finish "resolve-failed"
+    mark "resolve"
+    ip link set eth0 down
+    # A network namespace of its own with only loopback up, as on amd64.
+    unshare -n sh -c "ip link set lo up && DEB_BUILD_OPTIONS='$(cat $io/deb_build_options 2>/dev/null)' dpkg-buildpackage -us -uc -b" \
+        > $io/dpkg-buildpackage.log 2>&1
+    rc=$?
+    mark "dpkg-buildpackage $rc"
+    [ $rc -eq 0 ] || finish "dpkg-buildpackage-failed"
+    cp ../*.deb ../*.changes ../*.buildinfo $io/out/
+    changes=$(cd .. && ls *.changes)
+    (cd .. && lintian --info --display-info --pedantic "$changes") > $io/out/lintian.txt 2>&1
+    mark "lintian"
+    finish 0
+    ;;
+*)
+    finish "unknown-task"
+    ;;
+esac
