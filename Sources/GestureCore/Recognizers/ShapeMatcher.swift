@@ -132,7 +132,6 @@ public struct ShapeMatcher: Sendable {
         sinBound = sin(bound)
     }
 
-
     /// The closest example to `stroke` (points in mm, in the order drawn), or nil
     /// when there is none or the stroke has no length.
     public func closest(_ stroke: [Point]) -> Match? {
