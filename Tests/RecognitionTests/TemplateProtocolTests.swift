@@ -43,6 +43,38 @@ struct TemplateProtocolTests {
         #expect(accepted >= 20, "most of the 27 other triangles")
     }
 
+    /// Stars, arrows, pigtails and x's are drawn loosely: three examples of one
+    /// do not span the person's others. With the synthetic variants of each
+    /// example, most of them are recognized, and still none of the person's
+    /// other strokes.
+    @Test func looselyDrawnShapesAreRecognizedFromThreeExamples() throws {
+        let px = StrokeFrames.defaultPxPerMM
+        func mm(_ item: CorpusItem) -> [Point] {
+            guard case .stroke(let s) = item.input else { return [] }
+            return s.points.map { Point(x: $0.x / px, y: $0.y / px) }
+        }
+        let p = ShapeRecognizer.Parameters()
+        var hits = 0, positives = 0, falseAccepts = 0, negatives = 0
+        for subject in ["s01", "s02", "s03", "s04", "s05"] {
+            let items = try Self.subjects(subject)
+            for label in ["star", "arrow", "pigtail", "x"] {
+                let own = items.filter { $0.label == label }
+                let matcher = ShapeMatcher(examples: own.prefix(3).map(mm), options: p.matcherOptions)
+                for item in own.dropFirst(3) {
+                    positives += 1
+                    if (matcher.closest(mm(item))?.distance ?? .infinity) <= p.maxDistance { hits += 1 }
+                }
+                for item in items where item.label != label && !item.mirrored {
+                    negatives += 1
+                    if (matcher.closest(mm(item))?.distance ?? .infinity) <= p.maxDistance { falseAccepts += 1 }
+                }
+            }
+        }
+        #expect(positives == 5 * 4 * 27)
+        #expect(hits >= 390, "\(hits) of \(positives)")
+        #expect(falseAccepts <= 0, "\(falseAccepts) of \(negatives)")
+    }
+
     @Test func eachSubjectsStrokesAreCountedOncePerDrawAndTheDrawsAreSeeded() throws {
         let items = try Self.subjects("s01", "s02")
         var p = ShapeRecognizer.Parameters()

@@ -19,7 +19,7 @@ public final class ShapeRecognizer: Recognizer {
         /// The closest example must be within this angle, radians. Chosen on the
         /// $1 logs by `gesturectl evaluate --templates` (BENCHMARKS.md): the
         /// highest recall with 3 examples whose false accepts stay within 0.25 %.
-        public var maxDistance = 0.19
+        public var maxDistance = 0.17
         public var minLengthMM = 10.0
         public var maxDuration = Millis(10_000)
         public init() {}
