@@ -84,6 +84,8 @@ max_end_gap = 1.5           # start-to-end distance, in radii
 max_corner_share = 0.55     # share of the turning done in the sharpest fifth of the stroke: a
                             # circle turns evenly (people's: 0.28–0.43), a rectangle or triangle
                             # at its corners (0.63 and more)
+max_tail = 0.3              # farther end's distance outside the circle × start-to-end gap, in radii²:
+                            # a line with a loop at its end (a P) is not a circle
 max_duration_ms = 6000
 simultaneous_with = ["pan", "long_press"]   # a circle may start with a pause
 

@@ -23,6 +23,12 @@ public final class CircleRecognizer: Recognizer {
         public var minBoxCoverage = 0.55
         /// Start-to-end gap / radius.
         public var maxEndGap = 1.5
+        /// How far the stroke's farther end lies outside the fitted circle times
+        /// how far its start lies from its end (both in radii), at most. A line
+        /// with a loop at its end (a P, a lasso, a pitchfork's handle) starts
+        /// outside the loop and away from where the loop closes; a circle starts
+        /// on its loop, or inside it, or closes near its start.
+        public var maxTail = 0.3
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
         /// 0.63 and more.
@@ -42,6 +48,9 @@ public final class CircleRecognizer: Recognizer {
         case insideInnerBox(Point, halfSide: Double)
         case coverage(Double, min: Double)
         case endGap(Double, max: Double)
+        /// The start (or the end, when `atStart` is false) lies `offset` radii
+        /// outside the circle, and `gap` radii from the other end.
+        case tail(offset: Double, gap: Double, atStart: Bool, max: Double)
         case corners(Double, max: Double)
     }
 
@@ -151,6 +160,14 @@ public final class CircleRecognizer: Recognizer {
         if cornerShare > parameters.maxCornerShare {
             return .corners(cornerShare, max: parameters.maxCornerShare)
         }
+        // Outside only: a circle may start well inside its loop (one $1 subject
+        // starts half a radius in), while a line into a loop comes from outside.
+        let startOffset = max(0, path.first!.distance(to: c) - r) / r
+        let endOffset = max(0, path.last!.distance(to: c) - r) / r
+        let offset = max(startOffset, endOffset)
+        if offset * gap > parameters.maxTail {
+            return .tail(offset: offset, gap: gap, atStart: startOffset >= endOffset, max: parameters.maxTail)
+        }
         return nil
     }
 
@@ -174,6 +191,9 @@ extension CircleRecognizer.Parameters {
                 "min_box_coverage", \.minBoxCoverage, 0...1,
                 "the stroke's bounding box must cover this much of the circle's"),
             .number("max_end_gap", \.maxEndGap, 0...4, "start-to-end distance, in radii"),
+            .number(
+                "max_tail", \.maxTail, 0...16,
+                "farther end's distance outside the circle × start-to-end gap, in radii²: rejects a line with a loop at its end (a P)"),
             .number(
                 "max_corner_share", \.maxCornerShare, 0.2...1,
                 "share of the turning done in the sharpest fifth of the stroke (people's circles: 0.28–0.43)"),

@@ -85,6 +85,9 @@ extension Reason: CustomStringConvertible {
                 return "stroke covers \(n.fixed(c * 100, 0))% of the circle's box < \(n.fixed(min * 100, 0))%"
             case .endGap(let gap, let max):
                 return "ends \(n.fixed(gap, 2)) radii from its start > \(n.fixed(max, 2))"
+            case .tail(let offset, let gap, let atStart, let max):
+                return
+                    "a line \(atStart ? "into" : "out of") a loop: \(atStart ? "starts" : "ends") \(n.fixed(offset, 2)) radii outside the circle, \(n.fixed(gap, 2)) radii from the other end; product \(n.fixed(offset * gap, 2)) > \(n.fixed(max, 2))"
             case .corners(let share, let max):
                 return
                     "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
@@ -123,6 +126,9 @@ extension Reason: CustomStringConvertible {
             case .drifted(let vertical, let horizontal, let maxRatio):
                 return
                     "drifted: the strokes moved \(n.mm(vertical)) up or down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
+            case .irregular(let shortest, let longest, let maxRatio):
+                return
+                    "irregular: strokes from turn to turn went \(n.mm(shortest)) to \(n.mm(longest)) across (max ratio \(n.fixed(maxRatio, 2)))"
             case .tooFewReversals(let count, let needed):
                 return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
             }

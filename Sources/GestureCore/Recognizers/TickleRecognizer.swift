@@ -5,7 +5,10 @@
 /// `maxVerticalRatio` times its horizontal travel (too vertical), and at the last
 /// reversal when the strokes together crept up or down more than `maxDrift` mm
 /// per mm across: scrubbing stays on its line, while a zigzag that works its way
-/// down — a quickly drawn curly brace — is no tickle.
+/// down — a quickly drawn curly brace — is no tickle. Nor is one whose strokes
+/// from turn to turn differ in length more than `maxAmplitudeRatio` times:
+/// scrubbing goes back and forth over about the same span, a brace swings wide
+/// at its curls and short at its point.
 ///
 /// A stroke runs from one turn to the next, timed from turn point to turn point
 /// (not to the moment the travel back confirms the turn), and the first one from
@@ -26,6 +29,8 @@ public final class TickleRecognizer: Recognizer {
         /// The finished strokes together moved `vertical` mm up or down for
         /// `horizontal` mm across.
         case drifted(vertical: Double, horizontal: Double, maxRatio: Double)
+        /// The strokes from turn to turn went between `shortest` and `longest` mm across.
+        case irregular(shortest: Double, longest: Double, maxRatio: Double)
         case tooFewReversals(Int, needed: Int)
     }
 
@@ -44,6 +49,10 @@ public final class TickleRecognizer: Recognizer {
         /// Signed vertical and absolute horizontal travel of the finished strokes.
         var vertical = 0.0
         var horizontal = 0.0
+        /// The shortest and longest horizontal travel of the finished strokes
+        /// from turn to turn (all but the first, which starts where it landed).
+        var shortest = Double.infinity
+        var longest = 0.0
     }
 
     enum State {
@@ -68,6 +77,11 @@ public final class TickleRecognizer: Recognizer {
     /// most. Scrubbing that creeps stays near 0.25; curly braces drawn quickly go
     /// 0.34 and more (the $1 corpus).
     static let maxDrift = 0.3
+    /// Longest / shortest stroke from turn to turn, at most. Scrubbing goes back
+    /// and forth over about the same span (±20 % a stroke in the synthetic
+    /// tickles: 1.5 at most); a quickly drawn curly brace swings wide at its
+    /// curls and short at its point.
+    static let maxAmplitudeRatio = 2.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -181,6 +195,10 @@ public final class TickleRecognizer: Recognizer {
             }
             s.vertical += d.y
             s.horizontal += abs(d.x)
+            if s.reversals > 0 {
+                s.shortest = min(s.shortest, abs(d.x))
+                s.longest = max(s.longest, abs(d.x))
+            }
             s.reversals += 1
             reversalPoints.append(s.extreme)
             s.strokeStart = s.extreme
@@ -194,6 +212,11 @@ public final class TickleRecognizer: Recognizer {
                         .drifted(
                             vertical: abs(s.vertical), horizontal: s.horizontal,
                             maxRatio: TickleRecognizer.maxDrift))
+                }
+                if s.longest > s.shortest * TickleRecognizer.maxAmplitudeRatio {
+                    return fail(
+                        .irregular(
+                            shortest: s.shortest, longest: s.longest, maxRatio: TickleRecognizer.maxAmplitudeRatio))
                 }
                 state = .done
                 return .recognize(tracker.report(.tickle(reversals: s.reversals)))
