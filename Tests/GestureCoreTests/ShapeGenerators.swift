@@ -111,8 +111,7 @@ enum ShapeGenerator {
 
     /// A straight line `length` mm into `to`, arriving along `heading`, sampled
     /// every 10 ms at `speedMMPerS`.
-    static func line(to: Point, heading: Point, length: Double, speedMMPerS: Double, _ g: inout SplitMix64) -> [Point]
-    {
+    static func line(to: Point, heading: Point, length: Double, speedMMPerS: Double, _ g: inout SplitMix64) -> [Point] {
         let n = max(3, Int(length / speedMMPerS * 100))
         let from = to - heading * length
         return (0..<n).map { i in jitter(from + heading * (length * Double(i) / Double(n)), &g) }
@@ -142,7 +141,8 @@ enum ShapeGenerator {
         let top = mm(90 + g.uniform(-10...10), 50 - h / 2 - g.uniform(0...10))
         let bottom = top + Point(x: g.uniform(-0.1...0.1) * h, y: h * g.uniform(stem))
         let speed = g.uniform(40...150)  // mm/s
-        var p = line(to: top, heading: (top - bottom) / (top - bottom).length, length: (top - bottom).length,
+        var p = line(
+            to: top, heading: (top - bottom) / (top - bottom).length, length: (top - bottom).length,
             speedMMPerS: speed, &g)
         // The bowl: half an ellipse to the right of the stem, top to middle.
         let c = top + Point(x: 0, y: h / 2)

@@ -193,7 +193,8 @@ extension CircleRecognizer.Parameters {
             .number("max_end_gap", \.maxEndGap, 0...4, "start-to-end distance, in radii"),
             .number(
                 "max_tail", \.maxTail, 0...16,
-                "farther end's distance outside the circle × start-to-end gap, in radii²: rejects a line with a loop at its end (a P)"),
+                "farther end's distance outside the circle × start-to-end gap, in radii²: rejects a line with a loop at its end (a P)"
+            ),
             .number(
                 "max_corner_share", \.maxCornerShare, 0.2...1,
                 "share of the turning done in the sharpest fifth of the stroke (people's circles: 0.28–0.43)"),
