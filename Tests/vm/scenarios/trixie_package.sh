@@ -59,7 +59,7 @@ vm_wait_until 120 sh -c "[ \"\$(systemctl is-active gestured.service)\" = active
     || vm_abort "the subscription did not start gestured.service: $(cat "$VM_SCRATCH/subscribe.err")"
 vm_wait_until 60 sh -c "gesturectl status 2>/dev/null | grep -q 'Atmel'" \
     || vm_fail "the daemon did not open the touchscreen: $(gesturectl status 2>&1 | head -n 20)"
-vm_device_play atmel "$VM_FIXTURES/Atmel-maXTouch-Touchscreen.9-fast-taps.events"
+vm_device_play atmel "$VM_FIXTURES/Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"
 vm_assert "a member of group gestured gets the taps" \
     vm_wait_until 60 grep -q '"state":"recognized"' "$events"
 vm_note "subscriber got $(grep -c '"state":"recognized"' "$events") recognized events from the 9 fast taps"
