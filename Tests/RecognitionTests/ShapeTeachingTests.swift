@@ -10,7 +10,7 @@ import Testing
     /// A zigzag (three legs, like an N turned on its side) drawn at `scale`,
     /// with seeded jitter: one frame every 10 ms.
     static func zigzag(seed: UInt64, scale: Double = 1, id: UInt64 = 1, start: Double = 1) -> [TouchFrame] {
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         let corners = [Point(x: 0, y: 0), Point(x: 30, y: 0), Point(x: 0, y: 25), Point(x: 30, y: 25)]
         var pts: [Point] = []
         for (a, b) in zip(corners, corners.dropFirst()) {
@@ -18,8 +18,8 @@ import Testing
                 let t = Double(i) / 15
                 pts.append(
                     Point(
-                        x: 20 + scale * (a.x + (b.x - a.x) * t) + rng.jitter(0.4),
-                        y: 20 + scale * (a.y + (b.y - a.y) * t) + rng.jitter(0.4)))
+                        x: 20 + scale * (a.x + (b.x - a.x) * t) + rng.uniform(-0.4...0.4),
+                        y: 20 + scale * (a.y + (b.y - a.y) * t) + rng.uniform(-0.4...0.4)))
             }
         }
         pts.append(Point(x: 20 + scale * 30, y: 20 + scale * 25))
@@ -164,22 +164,5 @@ import Testing
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.2, 0.22]) == 0.33)
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.9]) == 2 * fallback)
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [.infinity, 0.1]) == fallback)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the strokes are the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in -amount…amount.
-    mutating func jitter(_ amount: Double) -> Double {
-        (Double(next() >> 11) / Double(1 << 53) * 2 - 1) * amount
     }
 }
