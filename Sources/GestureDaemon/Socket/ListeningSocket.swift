@@ -150,6 +150,12 @@ public struct ListeningSocket: Sendable {
         return ListeningSocket(fd: fd, ownedPath: path, origin: "bound at \(path)")
     }
 
+    private nonisolated(unsafe) static let umaskLock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+
     /// A new socket bound at `path`, its file created with `mode`.
     private static func boundSocket(_ path: String, mode: mode_t) throws(SocketError) -> Int32 {
         let fd = try SocketSys.retry("socket") {
@@ -158,6 +164,10 @@ public struct ListeningSocket: Sendable {
         }
         // umask decides the mode at bind; no window where the socket is wider than
         // asked, and no chmod by name afterwards.
+        // The umask is the process's: binds on several threads of one process
+        // (the tests) take turns, or one could bind under another's umask.
+        pthread_mutex_lock(umaskLock)
+        defer { pthread_mutex_unlock(umaskLock) }
         let old = umask(~mode & 0o777)
         var bindErrno: Int32 = 0
         do throws(SocketError) {
