@@ -8,18 +8,8 @@ import Testing
 /// silently given a meaning the user did not write.
 @Suite("config: what must not be accepted")
 struct ConfigHardeningTests {
-    func errors(_ text: String) -> [ConfigError] {
-        do {
-            _ = try ConfigLoader.load(text: text, file: "test.toml")
-            return []
-        } catch { return error.errors }
-    }
-    func errors(bytes: [UInt8]) -> [ConfigError] {
-        do {
-            _ = try ConfigLoader.load(bytes: bytes, file: "test.toml")
-            return []
-        } catch { return error.errors }
-    }
+    func errors(_ text: String) -> [ConfigError] { configErrors(text, file: "test.toml") }
+    func errors(bytes: [UInt8]) -> [ConfigError] { configErrors(bytes: bytes, file: "test.toml") }
 
     @Test func textAfterANulByteIsNotIgnored() {
         let e = errors("[recognizer.t]\nkind = \"tap\"\n\0\n[recognizer.u]\nkind = \"lasso\"\n")

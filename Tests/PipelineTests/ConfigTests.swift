@@ -8,12 +8,7 @@ struct ConfigTests {
     func load(_ text: String) throws(ConfigErrors) -> Configuration {
         try ConfigLoader.load(text: text, file: "test.toml")
     }
-    func errors(_ text: String) -> [ConfigError] {
-        do {
-            _ = try load(text)
-            return []
-        } catch { return error.errors }
-    }
+    func errors(_ text: String) -> [ConfigError] { configErrors(text, file: "test.toml") }
 
     @Test func theShippedDefaultIsTheBuiltInOne() throws {
         let file = try String(contentsOfFile: repoRoot + "/config/gestured.toml", encoding: .utf8)

@@ -7,12 +7,7 @@ import Testing
 /// the loader, the bounds check and the docs all follow it.
 @Suite("parameter tables")
 struct ParameterTableTests {
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(text: text, file: "t.toml")
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func errors(_ text: String) -> [String] { configMessages(text, file: "t.toml") }
 
     static let begin = "<!-- recognizer parameters: begin (generated: gesturectl check --keys) -->\n"
     static let end = "<!-- recognizer parameters: end -->"

@@ -6,12 +6,7 @@ import Testing
 /// The phone keys: edges, diagonals, screen-relative lengths, sliders.
 @Suite("config: edges, diagonals, sliders")
 struct PhoneConfigTests {
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(text: text, file: "phone.toml")
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func errors(_ text: String) -> [String] { configMessages(text, file: "phone.toml") }
 
     @Test func edgeKeysAreRead() throws {
         let c = try ConfigLoader.load(

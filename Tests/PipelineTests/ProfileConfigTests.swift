@@ -8,12 +8,7 @@ struct ProfileConfigTests {
     func load(_ text: String) throws(ConfigErrors) -> Configuration {
         try ConfigLoader.load(text: text, file: "phone.toml")
     }
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try load(text)
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func errors(_ text: String) -> [String] { configMessages(text, file: "phone.toml") }
 
     @Test func withoutTheKeyARecognizerIsInTheDefaultProfile() throws {
         let c = try load(

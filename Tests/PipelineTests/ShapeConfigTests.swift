@@ -6,12 +6,7 @@ import Testing
 /// one file; `gesturectl check` and a reload read them like any other key.
 @Suite("shape config")
 struct ShapeConfigTests {
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try ConfigLoader.load(text: text, file: "t.toml")
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func errors(_ text: String) -> [String] { configMessages(text, file: "t.toml") }
 
     static let zed = "[[0, 0], [10, 0], [20, 0], [10, 10], [0, 20], [10, 20], [20, 20]]"
 
