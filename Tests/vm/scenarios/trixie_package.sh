@@ -1,6 +1,6 @@
 #!/bin/sh
 # vm-mode: trixie
-# vm-timeout: 900
+# vm-timeout: 2400
 # vm-manual: yes
 # The Debian packages on a fresh Debian trixie booted with systemd as PID 1
 # (scripts/trixie-root.sh vm; the .debs from scripts/debian-build.sh, in
