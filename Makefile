@@ -41,7 +41,7 @@ SWIFTBUILDFLAGS ?= -c release --static-swift-stdlib
 
 BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
 
-.PHONY: all build completions check check-portable install uninstall
+.PHONY: all build completions check check-portable install install-openrc uninstall
 
 all: build
 
@@ -94,6 +94,16 @@ install: build completions
 	test -e $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml || \
 		$(INSTALL) -m 0644 config/gestured.toml $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
 
+# OpenRC systems (postmarketOS, Alpine, Gentoo) instead of the systemd units: the
+# service (no socket activation: the daemon makes its socket) and its options.
+# The user and groups come from gestured.sysusers' lines (addgroup/adduser on Alpine).
+install-openrc:
+	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/conf.d
+	sed 's|@BINDIR@|$(BINDIR)|g' openrc/gestured.initd > $(DESTDIR)$(SYSCONFDIR)/init.d/gestured
+	chmod 0755 $(DESTDIR)$(SYSCONFDIR)/init.d/gestured
+	test -e $(DESTDIR)$(SYSCONFDIR)/conf.d/gestured || \
+		$(INSTALL) -m 0644 openrc/gestured.confd $(DESTDIR)$(SYSCONFDIR)/conf.d/gestured
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gesturectl $(DESTDIR)$(LIBEXECDIR)/gestured/gesture-run \
 		$(DESTDIR)$(UNITDIR)/gestured.service $(DESTDIR)$(UNITDIR)/gestured.socket \
@@ -104,4 +114,4 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/gestured $(DESTDIR)$(BASHCOMPDIR)/gesturectl \
 		$(DESTDIR)$(ZSHCOMPDIR)/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gesturectl \
 		$(DESTDIR)$(FISHCOMPDIR)/gestured.fish $(DESTDIR)$(FISHCOMPDIR)/gesturectl.fish \
-		$(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules
+		$(DESTDIR)$(UDEVRULESDIR)/70-gestured-touchscreen.rules $(DESTDIR)$(SYSCONFDIR)/init.d/gestured
