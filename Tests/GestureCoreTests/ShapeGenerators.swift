@@ -202,6 +202,16 @@ enum ShapeGenerator {
             up: g.uniform(40...70), armMS: 80...400)
     }
 
+    /// A checkmark drawn with a short steep first arm (60–80° down, 5–12 mm) and a
+    /// long flat second arm (2–3 × as long, 30–45° up): it rises less than 1.5 ×
+    /// the first arm's drop, and ends above where it began.
+    static func flatCheckmark(_ g: inout SplitMix64) -> [Point] {
+        let first = g.uniform(5...12)
+        return vee(
+            &g, first: first, down: g.uniform(60...80), second: first * g.uniform(2...3),
+            up: g.uniform(30...45), armMS: 80...400)
+    }
+
     /// A V: two arms of nearly the same length (the second 0.8–1.25 × the first),
     /// each 55–80° from the horizontal, the whole leaning a little either way.
     static func equalArmedV(_ g: inout SplitMix64) -> [Point] {
@@ -236,6 +246,25 @@ enum ShapeGenerator {
         return (0...n).map { i in
             let t = speed.progress(Double(i) / Double(n))
             return jitter(mm(x(t), y0 + h * t), &g)
+        }
+    }
+
+    /// Loops drawn in a row, moving right: cursive e's or l's, a telephone cord.
+    /// 3–5 loops 8–24 mm across, 0.7–1.2 as tall as wide, each moving on 10–50 %
+    /// of its width, 200–450 ms a loop. Every loop turns back twice across, at
+    /// its left and right, so it counts reversals as scrubbing does.
+    static func loops(_ g: inout SplitMix64) -> [Point] {
+        let r = g.uniform(4...12), tall = g.uniform(0.7...1.2)
+        let advance = 2 * r * g.uniform(0.1...0.5)
+        let count = 3 + Int(g.next() % 3)
+        let loopMS = g.uniform(200...450)
+        let sign = g.unit() < 0.5 ? -1.0 : 1.0
+        let origin = mm(70 + g.uniform(-10...10), 50 + g.uniform(-10...10))
+        let n = Int(Double(count) * loopMS / 10)
+        return (0...n).map { i in
+            let t = Double(i) / Double(n) * Double(count)
+            let a = 2 * Double.pi * t
+            return jitter(origin + Point(x: advance * t - r * cos(a), y: sign * tall * r * sin(a)), &g)
         }
     }
 

@@ -7,7 +7,8 @@
 /// point (largest y) away from the ends; each arm is judged by its chord
 /// (direction, length) and by how straight it is (path length / chord), never
 /// point by point. What tells a checkmark from a V is that the second arm is the
-/// longer one and rises higher than the first fell.
+/// longer one and rises higher than the first fell — or, when it is flat, runs
+/// farther right than the whole first arm is long.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
@@ -15,6 +16,12 @@ public final class CheckmarkRecognizer: Recognizer {
         public var maxArmRatio = 8.0
         /// Second arm's rise / first arm's drop, at least.
         public var minRiseRatio = 1.5
+        /// Or, for a flat second arm: its run to the right / the first arm's
+        /// length, at least (and it ends above the start). A short steep first arm
+        /// and a long flat second one rise less than `minRiseRatio`; a V's second
+        /// arm runs right about as far as its first arm's run, well short of that
+        /// arm's length, however lopsided.
+        public var minRunRatio = 1.2
         public var minLengthMM = 8.0
         /// First arm: angle below the horizontal, degrees (90 = straight down).
         public var firstArmMinDegrees = 0.0
@@ -37,7 +44,8 @@ public final class CheckmarkRecognizer: Recognizer {
         case secondArmAngle(Double, min: Double, max: Double)
         case armRatioLow(Double, min: Double)
         case armRatioHigh(Double, max: Double)
-        case rise(Double, min: Double)
+        /// The second arm rises `rise` × the first arm's drop and runs right `run` × its length.
+        case rise(Double, min: Double, run: Double, minRun: Double)
         case bent(Double, Double, max: Double)
     }
 
@@ -123,8 +131,10 @@ public final class CheckmarkRecognizer: Recognizer {
             return .armRatioHigh(ratio, max: parameters.maxArmRatio)
         }
         let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
-        if rise < parameters.minRiseRatio {
-            return .rise(rise, min: parameters.minRiseRatio)
+        let run = b.x / max(a.length, 0.001)
+        let flatSecondArm = run >= parameters.minRunRatio && end.y < start.y
+        if rise < parameters.minRiseRatio && !flatSecondArm {
+            return .rise(rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio)
         }
         let bend1 = pathLength(first, v) / max(a.length, 0.001)
         let bend2 = pathLength(v, last) / max(b.length, 0.001)
@@ -159,6 +169,9 @@ extension CheckmarkRecognizer.Parameters {
             .number(
                 "min_rise_ratio", \.minRiseRatio, 0...50,
                 "second arm rises at least this many times the first arm's drop"),
+            .number(
+                "min_run_ratio", \.minRunRatio, 0...50,
+                "or runs right at least this many times the first arm's length (a flat second arm)"),
             .number("min_length_mm", \.minLengthMM, 0...500, "both arms together"),
             .number(
                 "first_arm_min_deg", \.firstArmMinDegrees, -90...180,

@@ -109,8 +109,9 @@ extension Reason: CustomStringConvertible {
                 return "second arm \(n.fixed(ratio, 2))× the first < \(n.fixed(min, 2))×"
             case .armRatioHigh(let ratio, let max):
                 return "second arm \(n.fixed(ratio, 2))× the first > \(n.fixed(max, 2))×"
-            case .rise(let ratio, let min):
-                return "second arm rises \(n.fixed(ratio, 2))× the first arm's drop < \(n.fixed(min, 2))×"
+            case .rise(let ratio, let min, let run, let minRun):
+                return
+                    "second arm rises \(n.fixed(ratio, 2))× the first arm's drop < \(n.fixed(min, 2))× and runs right \(n.fixed(run, 2))× its length < \(n.fixed(minRun, 2))×"
             case .bent(let first, let second, let max):
                 return "arms bend: path/chord \(n.fixed(first, 2)) and \(n.fixed(second, 2)), max \(n.fixed(max, 2))"
             }
@@ -129,6 +130,9 @@ extension Reason: CustomStringConvertible {
             case .irregular(let shortest, let longest, let maxRatio):
                 return
                     "irregular: strokes from turn to turn went \(n.mm(shortest)) to \(n.mm(longest)) across (max ratio \(n.fixed(maxRatio, 2)))"
+            case .bowed(let stroke, let bow, let horizontal, let maxRatio):
+                return
+                    "bowed: stroke \(n.int(stroke)) arched \(n.mm(bow)) up or down for \(n.mm(horizontal)) across (max ratio \(n.fixed(maxRatio, 2)))"
             case .tooFewReversals(let count, let needed):
                 return "\(n.int(count)) reversal\(count == 1 ? "" : "s") < \(n.int(needed))"
             }

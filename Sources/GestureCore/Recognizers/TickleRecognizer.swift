@@ -8,7 +8,11 @@
 /// down — a quickly drawn curly brace — is no tickle. Nor is one whose strokes
 /// from turn to turn differ in length more than `maxAmplitudeRatio` times:
 /// scrubbing goes back and forth over about the same span, a brace swings wide
-/// at its curls and short at its point.
+/// at its curls and short at its point. Nor, at a turn, is one whose stroke
+/// arched up or down more than `maxBow` times its width: scrubbing goes along a
+/// line and back, while loops drawn in a row (cursive e's, a telephone cord)
+/// turn back across at each loop's sides with the halves between arching over
+/// its top and under its bottom.
 ///
 /// A stroke runs from one turn to the next, timed from turn point to turn point
 /// (not to the moment the travel back confirms the turn), and the first one from
@@ -31,6 +35,8 @@ public final class TickleRecognizer: Recognizer {
         case drifted(vertical: Double, horizontal: Double, maxRatio: Double)
         /// The strokes from turn to turn went between `shortest` and `longest` mm across.
         case irregular(shortest: Double, longest: Double, maxRatio: Double)
+        /// Stroke `stroke` arched `bow` mm up or down beyond its chord for `horizontal` mm across.
+        case bowed(stroke: Int, bow: Double, horizontal: Double, maxRatio: Double)
         case tooFewReversals(Int, needed: Int)
     }
 
@@ -45,6 +51,9 @@ public final class TickleRecognizer: Recognizer {
         var extremeTime: EventTime
         var strokeStart: Point
         var strokeStartTime: EventTime
+        /// The highest and lowest y the current stroke reached.
+        var top = Double.infinity
+        var bottom = -Double.infinity
         var reversals = 0
         /// Signed vertical and absolute horizontal travel of the finished strokes.
         var vertical = 0.0
@@ -82,6 +91,10 @@ public final class TickleRecognizer: Recognizer {
     /// tickles: 1.5 at most); a quickly drawn curly brace swings wide at its
     /// curls and short at its point.
     static let maxAmplitudeRatio = 2.0
+    /// How far a stroke may arch up or down beyond the straight line from turn to
+    /// turn, per mm across. The synthetic tickles wobble up to 0.15 (plus
+    /// jitter); loops drawn in a row arch 0.35 and more on their way back.
+    static let maxBow = 0.3
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -165,6 +178,8 @@ public final class TickleRecognizer: Recognizer {
             s.direction = dx > 0 ? 1 : -1
             s.extreme = p
             s.extremeTime = time
+            s.top = min(s.strokeStart.y, p.y)
+            s.bottom = max(s.strokeStart.y, p.y)
             state = .scrubbing(s)
         } else {
             state = .starting(s)
@@ -178,6 +193,8 @@ public final class TickleRecognizer: Recognizer {
             // Further along the current direction.
             s.extreme = p
             s.extremeTime = time
+            s.top = min(s.top, p.y)
+            s.bottom = max(s.bottom, p.y)
             if s.extremeTime - s.strokeStartTime > parameters.maxStrokeDuration {
                 return fail(
                     .strokeTooSlow(
@@ -193,6 +210,12 @@ public final class TickleRecognizer: Recognizer {
                         stroke: s.reversals + 1, vertical: abs(d.y), horizontal: abs(d.x),
                         maxRatio: parameters.maxVerticalRatio))
             }
+            let bow = s.bottom - s.top - abs(d.y)
+            if bow > abs(d.x) * TickleRecognizer.maxBow {
+                return fail(
+                    .bowed(
+                        stroke: s.reversals + 1, bow: bow, horizontal: abs(d.x), maxRatio: TickleRecognizer.maxBow))
+            }
             s.vertical += d.y
             s.horizontal += abs(d.x)
             if s.reversals > 0 {
@@ -206,6 +229,8 @@ public final class TickleRecognizer: Recognizer {
             s.direction = -s.direction
             s.extreme = p
             s.extremeTime = time
+            s.top = min(s.strokeStart.y, p.y)
+            s.bottom = max(s.strokeStart.y, p.y)
             if s.reversals >= parameters.reversals {
                 if abs(s.vertical) > s.horizontal * TickleRecognizer.maxDrift {
                     return fail(
