@@ -74,8 +74,24 @@ private final class TwinScenario {
         if let d = relay.advance(to: now, arena.consumeOutlook(fingers: relay.deviceTouches)) { decisions.append(d) }
         flush()
     }
+    /// Every write to the twin, as "CODE VALUE" lines per frame (MT axes only).
+    var lastWrites: [[String]] = []
+
     private func flush() {
         relay.drainOutput { out in
+            var frame: [String] = []
+            let names: [UInt16: String] = [
+                ABS.MT_TOOL_TYPE: "ABS_MT_TOOL_TYPE", ABS.MT_TRACKING_ID: "ABS_MT_TRACKING_ID",
+                ABS.MT_POSITION_X: "ABS_MT_POSITION_X", ABS.MT_POSITION_Y: "ABS_MT_POSITION_Y",
+            ]
+            for e in out {
+                if e.type == EV.SYN {
+                    lastWrites.append(frame)
+                    frame = []
+                } else if e.type == EV.ABS, let n = names[e.code] {
+                    frame.append("\(n) \(e.value)")
+                }
+            }
             for e in out where apps.feed(e) { appFrames.append(apps.lastFrame) }
         }
     }
@@ -217,6 +233,25 @@ struct TwinRelayTests {
         s.advance(ms: 310)
         #expect(s.relay.withheldTouches == 0)
         #expect(s.appLog == ["began at 80,50", "began at 120,50", "began at 140,50"])
+    }
+
+    @Test func aSlowEdgeSwipeReleasedByTheBoundEndsAsAPalmAndTheNextTapArrives() {
+        let s = TwinScenario([leftEdgeSwipe()], hold: Millis(300))
+        // 60 mm in 420 ms: a swipe, decided at its lift, after the bound.
+        s.stroke((0...35).map { mm(1 + Double($0) * 60 / 35, 50) }, frameMS: 12)
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["menu recognized"])
+        #expect(s.appLog == ["began at 1,50", "cancelled"], "released at the bound, then ended as a palm")
+        #expect(s.relay.mode == .idle)
+        s.down(0, at: mm(2, 30))
+        s.sync(after: 400)
+        s.up(0)
+        s.sync(after: 50)
+        #expect(s.appLog == ["began at 1,50", "cancelled", "began at 2,30", "ended"])
+        // libinput reads a slot's tool type when its tracking ID arrives: a
+        // finger after a palm must say so first.
+        #expect(s.lastWrites.contains([
+            "ABS_MT_TOOL_TYPE 0", "ABS_MT_TRACKING_ID 102", "ABS_MT_POSITION_X 20", "ABS_MT_POSITION_Y 300",
+        ]))
     }
 
     @Test func afterADroppedSequenceTheNextTouchCarriesItsWholeState() {

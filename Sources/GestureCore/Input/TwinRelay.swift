@@ -44,8 +44,8 @@ public struct TwinRelay {
     }
 
     public private(set) var mode = Mode.idle
-    /// The longest a sequence is held back.
-    public let hold: Millis
+    /// The longest a sequence is held back (a reload may change it).
+    public var hold: Millis
     /// The most frames held at once; past it they are released as at `hold`.
     public static let maxHeldFrames = 4096
     /// Events to write to the twin, each frame ending in SYN_REPORT.
@@ -386,6 +386,16 @@ public struct TwinRelay {
             let base = s * stride
             // A slot idle on both sides carries nothing anyone reads.
             if state.mt[base] < 0 && twin.mt[base] < 0 { continue }
+            // A touch beginning gets its tool type before its tracking ID:
+            // libinput takes a touch that begins while its slot's tool type is
+            // still a palm (the last one ended as one) for a palm.
+            if let tool = toolTypeIndex, state.mt[base] >= 0, state.mt[base] != twin.mt[base],
+                state.mt[base + tool] != twin.mt[base + tool]
+            {
+                selectSlot(s, at: time)
+                emit(EV.ABS, ABS.MT_TOOL_TYPE, state.mt[base + tool], at: time)
+                twin.mt[base + tool] = state.mt[base + tool]
+            }
             for m in 0..<stride where state.mt[base + m] != twin.mt[base + m] {
                 // Positions and the rest of an ending touch are not sent: they
                 // would move it on its way out.

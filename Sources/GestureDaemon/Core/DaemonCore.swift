@@ -1021,9 +1021,11 @@ public struct DaemonCore {
             }
             d.pipeline.cancelAll(at: now, because: .configReloaded)
             publish(d.pipeline, into: &actions)
-            // The twin stays; what it held goes to the apps as it is.
+            // The twin stays; what it held goes to the apps as it is, and the
+            // new bound applies from the next touch on.
             if d.relay != nil {
                 _ = d.relay!.releaseHeld(at: now)
+                if let rule = c.rule(for: d.description, syspath: syspath), rule.exclusive { d.relay!.hold = rule.hold }
                 writeTwin(syspath, d, into: &actions)
             }
             guard let fresh = makePipeline(snapshot, into: &actions) else {
