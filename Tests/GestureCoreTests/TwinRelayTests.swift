@@ -249,9 +249,10 @@ struct TwinRelayTests {
         #expect(s.appLog == ["began at 1,50", "cancelled", "began at 2,30", "ended"])
         // libinput reads a slot's tool type when its tracking ID arrives: a
         // finger after a palm must say so first.
-        #expect(s.lastWrites.contains([
-            "ABS_MT_TOOL_TYPE 0", "ABS_MT_TRACKING_ID 102", "ABS_MT_POSITION_X 20", "ABS_MT_POSITION_Y 300",
-        ]))
+        #expect(
+            s.lastWrites.contains([
+                "ABS_MT_TOOL_TYPE 0", "ABS_MT_TRACKING_ID 102", "ABS_MT_POSITION_X 20", "ABS_MT_POSITION_Y 300",
+            ]))
     }
 
     @Test func afterADroppedSequenceTheNextTouchCarriesItsWholeState() {

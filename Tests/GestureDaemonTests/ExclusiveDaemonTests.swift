@@ -78,8 +78,12 @@ import Testing
 
     @Test func reloadKeepsTheTwinAndRemovalRemovesIt() throws {
         var (d, node) = try started()
+        #expect(d.core.devices[node.syspath]?.relay?.hold == Millis(300))
+        d.nextConfig = .success(
+            try ConfigLoader.load(text: Self.config + "\nhold_ms = 120\n", file: "exclusive.toml"))
         d.send(.signal(SIGHUP, at: d.now))
         #expect(d.twinLog == ["made \(node.syspath)"], "a reload neither remakes nor removes it")
+        #expect(d.core.devices[node.syspath]?.relay?.hold == Millis(120), "its new bound applies")
         let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
         d.input(node, t.down(id: 1, x: 400, y: 240))
         #expect(!written(d, node).isEmpty, "still relayed after the reload")

@@ -482,7 +482,9 @@ public struct DaemonCore {
     private mutating func consider(_ node: InputNode, into actions: inout [Action]) {
         guard devices[node.syspath] == nil, !opening.contains(node.syspath) else { return }
         if let twin = devices.values.first(where: { $0.twin.map { node.syspath.hasPrefix($0 + "/") } ?? false }) {
-            log(.debug, "skipping \(node.devnode ?? node.sysname): gestured's own twin of \(twin.label)", into: &actions)
+            log(
+                .debug, "skipping \(node.devnode ?? node.sysname): gestured's own twin of \(twin.label)", into: &actions
+            )
             return
         }
         if let skip = DeviceSelection.check(node, configuration: configuration) {
@@ -541,7 +543,8 @@ public struct DaemonCore {
                     into: &actions)
             } else {
                 var relay = TwinRelay(description: TwinRelay.withToolType(s.description), hold: rule.hold)
-                relay.setInitial(slot: s.slot, trackingIDs: s.trackingIDs, toolTypes: s.toolTypes, positions: s.positions)
+                relay.setInitial(
+                    slot: s.slot, trackingIDs: s.trackingIDs, toolTypes: s.toolTypes, positions: s.positions)
                 device.relay = relay
                 actions.append(.makeTwin(syspath: syspath))
             }
@@ -893,7 +896,9 @@ public struct DaemonCore {
     }
 
     /// The loop made an exclusive device's twin, or could not.
-    private mutating func twinMade(_ syspath: String, _ result: Result<String, TwinFailure>, into actions: inout [Action]) {
+    private mutating func twinMade(
+        _ syspath: String, _ result: Result<String, TwinFailure>, into actions: inout [Action]
+    ) {
         guard let d = devices[syspath] else { return }
         switch result {
         case .success(let twin):

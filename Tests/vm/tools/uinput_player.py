@@ -61,7 +61,7 @@ times = open(sys.argv[1], "a", buffering=1)
 
 def play(path):
     frame = b""
-    last = None
+    start = first = None
     x = -1
     with open(path) as f:
         for line in f:
@@ -74,9 +74,13 @@ def play(path):
             if typ == EV_ABS and code == 0x35:
                 x = value
             if typ == EV_SYN and code == 0:
-                if last is not None and t > last:
-                    time.sleep(t - last)
-                last = t
+                # On the recording's schedule from its first frame, so that a
+                # late frame does not make every later one late too.
+                if start is None:
+                    start, first = time.monotonic(), t
+                wait = start + (t - first) - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
                 times.write("%.6f %d\n" % (time.clock_gettime(time.CLOCK_MONOTONIC), x))
                 os.write(fd, frame)
                 frame = b""
