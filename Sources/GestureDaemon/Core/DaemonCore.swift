@@ -911,7 +911,7 @@ public struct DaemonCore {
             d.relay = nil
             log(
                 .error(.system),
-                "\(d.label): cannot make it exclusive (\(f)); reading it beside the compositor instead",
+                "\(d.label): cannot make it exclusive (\(f)); reading it beside the compositor instead. An exclusive device needs /dev/uinput open for writing (under the shipped unit: a drop-in with DeviceAllow=/dev/uinput rw and a group that may write it; README, \"Gestures the apps never see\")",
                 into: &actions)
         }
     }
