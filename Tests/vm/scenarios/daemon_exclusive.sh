@@ -5,7 +5,8 @@
 # evemu-play writes into the event node, which the kernel ignores under a grab).
 # A tap in the middle arrives at the same place; a left-edge swipe taken by a
 # recognizer with consume = true never arrives; a tap in the edge band arrives after
-# its lift; a reload keeps the twin; the added latency of a forwarded drag is
+# its lift; a reload keeps the twin; a swipe outlasting the hold bound and a
+# three-finger swipe end for libinput as touch cancels; the added latency of a forwarded drag is
 # measured (player's write to the twin's frame, both on CLOCK_MONOTONIC, against the
 # same drag read from the panel itself before gestured ran); SIGKILL with a finger
 # down removes the twin, libinput is left with no finger down on it, and the panel
@@ -41,6 +42,31 @@ lines += ["E: %.6f 0003 0039 -1\n" % t, "E: %.6f 0001 014a 0\n" % t, "E: %.6f 00
 for out in sys.argv[1:]:
     open(out, "w").write("".join(lines))
 EOF
+# Three fingers: the first lands 40 ms before the others, then all swipe 40 mm right.
+python3 - "$S/three-swipe.events" <<'EOF'
+import sys
+lines, t = [], 1.0
+def ev(typ, code, value):
+    lines.append("E: %.6f %04x %04x %d\n" % (t, typ, code, value))
+def frame(slots):
+    for s, x in slots:
+        ev(3, 0x2f, s)
+        ev(3, 0x35, x)
+    ev(0, 0, 0)
+ev(3, 0x2f, 0); ev(3, 0x39, 21); ev(3, 0x35, 500); ev(3, 0x36, 300); ev(1, 0x14a, 1); ev(0, 0, 0)
+t += 0.04
+for s, x in ((1, 650), (2, 800)):
+    ev(3, 0x2f, s); ev(3, 0x39, 21 + s); ev(3, 0x35, x); ev(3, 0x36, 300)
+ev(0, 0, 0)
+for k in range(1, 25):
+    t += 1 / 120.0
+    frame([(0, 500 + 17 * k), (1, 650 + 17 * k), (2, 800 + 17 * k)])
+t += 1 / 120.0
+for s in range(3):
+    ev(3, 0x2f, s); ev(3, 0x39, -1)
+ev(1, 0x14a, 0); ev(0, 0, 0)
+open(sys.argv[1], "w").write("".join(lines))
+EOF
 printf 'E: 1.000000 0003 002f 0\nE: 1.000000 0003 0039 9\nE: 1.000000 0003 0035 700\nE: 1.000000 0003 0036 430\nE: 1.000000 0001 014a 1\nE: 1.000000 0003 0000 700\nE: 1.000000 0003 0001 430\nE: 1.000000 0000 0000 0\n' > "$S/finger-down.events"
 printf 'E: 1.000000 0003 0039 -1\nE: 1.000000 0001 014a 0\nE: 1.000000 0000 0000 0\n' > "$S/finger-up.events"
 
@@ -50,6 +76,12 @@ kind = "swipe"
 edge = "left"
 consume = true
 # A loaded TCG guest plays strokes slower than recorded.
+min_speed_mm_s = 20
+
+[recognizer.three]
+kind = "swipe"
+fingers = 3
+consume = true
 min_speed_mm_s = 20
 
 [recognizer.tap]
@@ -151,6 +183,16 @@ vm_note "down to up on the twin (s): middle tap ${spans% *}, edge tap ${spans#* 
 vm_assert "the edge tap was held back (it reached the twin faster than it was played)" \
     awk "BEGIN { exit !(${spans#* } < ${spans% *}) }"
 
+# 3b. A three-finger swipe taken by a consuming recognizer: its first finger,
+# down alone, went to the apps; the two that joined were withheld; the swipe ends
+# the first for libinput as a touch cancel, and no touch of it ends as a lift.
+from=$(vm_daemon_mark)
+play "$S/three-swipe.events"
+vm_daemon_wait_for '.name == "three" and .state == "recognized"' 20 "$from" || vm_fail "gestured did not recognize the three-finger swipe"
+vm_libinput_wait twin TOUCH_CANCEL 1 20 || vm_fail "libinput saw no touch cancel for the three-finger swipe"
+vm_assert_eq "twin TOUCH_DOWN after the three-finger swipe (its first finger only)" 3 "$(vm_libinput_count twin TOUCH_DOWN)"
+vm_assert_eq "twin TOUCH_UP after the three-finger swipe" 2 "$(vm_libinput_count twin TOUCH_UP)"
+
 # 4. A reload keeps the twin, and its new hold_ms applies.
 sed -i 's/^hold_ms = 3000$/hold_ms = 100/' "$S/exclusive.toml"
 kill -HUP "$(vm_daemon_pid)"
@@ -164,10 +206,10 @@ vm_assert_eq "the twin after a reload" "$twinsys" "$(sed -n 's/.*the apps read i
 from=$(vm_daemon_mark)
 play "$S/edge-swipe-2.events"
 vm_daemon_wait_for '.name == "menu" and .state == "recognized"' 20 "$from" || vm_fail "gestured did not recognize the second edge swipe"
-vm_libinput_wait twin TOUCH_CANCEL 1 20 || vm_fail "libinput saw no touch cancel for the swipe released by the bound"
-vm_assert_eq "twin TOUCH_DOWN after the swipe released by the bound" 3 "$(vm_libinput_count twin TOUCH_DOWN)"
+vm_libinput_wait twin TOUCH_CANCEL 2 20 || vm_fail "libinput saw no touch cancel for the swipe released by the bound"
+vm_assert_eq "twin TOUCH_DOWN after the swipe released by the bound" 4 "$(vm_libinput_count twin TOUCH_DOWN)"
 vm_assert_eq "twin TOUCH_UP after the swipe released by the bound" 2 "$(vm_libinput_count twin TOUCH_UP)"
-grep '[[:space:]]TOUCH_CANCEL[[:space:]]' "$(_vm_dev twin)/libinput.log" | head -n1 | sed 's/^/note: libinput: /' >> "$_vm_details"
+grep '[[:space:]]TOUCH_CANCEL[[:space:]]' "$(_vm_dev twin)/libinput.log" | tail -n1 | sed 's/^/note: libinput: /' >> "$_vm_details"
 
 # 6. The added latency of a forwarded drag.
 python3 "$tools/frame_times.py" "$twin" "$S/twin.read" &
@@ -182,11 +224,12 @@ times_from "$n0" > "$S/twin.played"
 through=$(python3 "$tools/latency_join.py" "$S/twin.played" "$S/twin.read")
 vm_note "through gestured to the twin, player's write to the twin's frame (ms): $through"
 vm_libinput_wait twin TOUCH_UP 3 20 || vm_fail "the drag did not reach the twin"
+vm_assert_eq "twin TOUCH_DOWN after the drag" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
 
 # 7. SIGKILL with a finger down: the twin goes, with no finger left down on it,
 # and the panel itself reaches libinput again.
 play "$S/finger-down.events"
-vm_libinput_wait twin TOUCH_DOWN 5 20 || vm_fail "the finger did not reach the twin"
+vm_libinput_wait twin TOUCH_DOWN 6 20 || vm_fail "the finger did not reach the twin"
 killed=$(vm_uptime)
 kill -KILL "$(vm_daemon_pid)"
 vm_wait_until 10 _vm_absent "$twin" || vm_fail "the twin $twin outlived the daemon"
