@@ -24,6 +24,7 @@ python3 "$tools/swipe_recording.py" --start 1,43 --move 60,0 --seconds 0.25 "$S/
 python3 "$tools/swipe_recording.py" --start 2,30 --move 0.3,0 --seconds 0.05 "$S/edge-tap.events"
 cp "$S/edge-swipe.events" "$S/edge-swipe-2.events"
 cp "$S/middle-tap.events" "$S/middle-tap-2.events"
+cp "$S/middle-tap.events" "$S/middle-tap-3.events"
 # A steady drag across the middle, 0.5 mm along X every frame at 120 Hz: every
 # frame is told apart by its X.
 python3 - "$S/drag.events" "$S/drag-2.events" <<'EOF'
@@ -226,10 +227,21 @@ vm_note "through gestured to the twin, player's write to the twin's frame (ms): 
 vm_libinput_wait twin TOUCH_UP 3 20 || vm_fail "the drag did not reach the twin"
 vm_assert_eq "twin TOUCH_DOWN after the drag" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
 
+# 6b. A stopped gestured (SIGSTOP, a stall) keeps the grab and the twin: the apps
+# get nothing meanwhile (under systemd, until the watchdog kills it); once it runs
+# again, what the kernel kept for it arrives.
+kill -STOP "$(vm_daemon_pid)"
+play "$S/middle-tap-3.events"
+sleep 2
+vm_assert_eq "twin TOUCH_DOWN while gestured is stopped" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
+kill -CONT "$(vm_daemon_pid)"
+vm_libinput_wait twin TOUCH_UP 4 20 || vm_fail "the tap played while gestured was stopped did not arrive after SIGCONT"
+vm_note "while gestured was stopped the twin got nothing for 2 s; after SIGCONT the tap arrived"
+
 # 7. SIGKILL with a finger down: the twin goes, with no finger left down on it,
 # and the panel itself reaches libinput again.
 play "$S/finger-down.events"
-vm_libinput_wait twin TOUCH_DOWN 6 20 || vm_fail "the finger did not reach the twin"
+vm_libinput_wait twin TOUCH_DOWN 7 20 || vm_fail "the finger did not reach the twin"
 killed=$(vm_uptime)
 kill -KILL "$(vm_daemon_pid)"
 vm_wait_until 10 _vm_absent "$twin" || vm_fail "the twin $twin outlived the daemon"
