@@ -354,6 +354,19 @@ private struct Context {
             let path = "\(base).\(p.key)"
             error(path, p.message, at: positions[path] ?? positions[base] ?? SourcePosition(line: 1, column: 1))
         }
+        if problems.errors.isEmpty {
+            let consumers = recognizers.filter(\.consume).map(\.name)
+            let exclusive = devices.contains(where: \.exclusive)
+            if !consumers.isEmpty && !exclusive {
+                warnings.append(
+                    "\(file):\(positions["recognizer.\(tomlKey(consumers[0])).consume"]?.line ?? 1): consume = true on \(consumers.joined(separator: ", ")) keeps touches from the apps only on a [[device]] with exclusive = true, and there is none"
+                )
+            } else if exclusive && consumers.isEmpty {
+                warnings.append(
+                    "\(file):1: an exclusive [[device]] with no recognizer that has consume = true passes every touch to the apps: it only adds a copy"
+                )
+            }
+        }
         if recognizers.isEmpty && problems.errors.isEmpty {
             let what = sawRecognizerSection ? "no recognizers" : "no [recognizer.NAME] tables"
             warnings.append(
@@ -407,6 +420,7 @@ private struct Context {
         r.names("simultaneous_with", &config.simultaneousWith, &problems)
         r.bool("can_prevent", &config.canPrevent, &problems)
         r.bool("can_be_prevented", &config.canBePrevented, &problems)
+        r.bool("consume", &config.consume, &problems)
         r.names("devices", &config.filter.devices, &problems)
         var profiles: [(String, SourcePosition)] = []
         if r.strings("profiles", &profiles, &problems) {
@@ -552,6 +566,19 @@ private struct Context {
         }
         var use = true
         if r.bool("use", &use, &problems) { rule.use = use }
+        r.bool("exclusive", &rule.exclusive, &problems)
+        var holdMS = Int(rule.hold.value)
+        if r.int("hold_ms", &holdMS, 0...5000, &problems) { rule.hold = Millis(Double(holdMS)) }
+        if t["hold_ms"] != nil && t["exclusive"] == nil {
+            error(
+                "\(base).hold_ms", "hold_ms only applies to an exclusive device: set exclusive = true too",
+                at: r.position(of: "hold_ms"))
+        }
+        if rule.exclusive && rule.use == false {
+            error(
+                "\(base).exclusive", "use = false never opens the device, so it cannot be exclusive",
+                at: r.position(of: "exclusive"))
+        }
         r.rejectUnknown(&problems, what: "a [[device]] entry")
         if t["match"] == nil && t["vendor_product"] == nil && t["syspath"] == nil {
             error(base, "a [[device]] entry needs match, vendor_product or syspath", at: position)

@@ -38,6 +38,8 @@ public let defaultConfigText = #"""
 #   profiles            = ["default"]       the runtime profiles it takes part in: the
 #                                        daemon starts in "default"; `gesturectl profile
 #                                        NAME` and `gesturectl pause` switch at runtime
+#   consume             = false             true: on an exclusive [[device]], the apps never
+#                                        see the touches it takes (see Devices below)
 # Otherwise, when one recognizer begins or is recognized, every other one still
 # deciding about the same touches fails (UIKit's rule).
 
@@ -172,6 +174,11 @@ start_threshold_mm = 5.0    # movement before the pan begins
 #   rotation = 0 | 90 | 180 | 270   clockwise, applied after calibration
 #   use = false                 never use this device (true: use it even if udev
 #                               does not tag it a touchscreen)
+#   exclusive = true            grab it and give the apps a uinput twin of it that
+#                               gets every touch no recognizer with consume = true
+#                               takes; a touch such a recognizer could take is held
+#                               back until it fails (then replayed) or takes it
+#   hold_ms = 300               with exclusive: the longest a touch is held back
 # Without a resolution or a size_mm, gestured assumes the longer side is 150 mm
 # (a 7-inch panel) and warns.
 #

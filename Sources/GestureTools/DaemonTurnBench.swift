@@ -177,7 +177,7 @@ final class DaemonTurnBench {
                 // Nothing is queued between frames: the input is drained.
                 handle(.inputDrained)
             case .open, .watch, .close, .print, .notify, .log, .rescan, .loadConfig, .updateInfo, .expireClients,
-                .pauseUdev, .resumeUdev, .shutDownSocket, .stop, .reply:
+                .pauseUdev, .resumeUdev, .shutDownSocket, .stop, .reply, .makeTwin, .writeTwin:
                 break
             }
             i += 1

@@ -35,6 +35,13 @@ struct EmbeddedDaemon {
     var exitStatus: Int32?
     /// The core's answers to control requests, in order.
     var replies: [ControlReply] = []
+    /// Exclusive devices' twins, by the device's syspath: what was written to
+    /// each, one entry per write (the loop writes once per turn).
+    var twins: [String: [[RawEvent]]] = [:]
+    /// Twins made and removed, in order ("made SYSPATH", "removed SYSPATH").
+    var twinLog: [String] = []
+    /// When set, making a twin fails with this.
+    var twinFailure: String?
 
     init(
         configuration: Configuration = ConfigLoader.builtIn(), options: DaemonCore.Options = .init(),
@@ -81,7 +88,18 @@ struct EmbeddedDaemon {
                 send(.openFailed(node, EvdevDevice.OpenError(step: "open \(node.devnode ?? "")", errno: .noSuchFile)))
             }
         case .watch(let syspath): watched.insert(syspath)
+        case .makeTwin(let syspath):
+            if let f = twinFailure {
+                send(.twinMade(syspath: syspath, twin: .failure(.init(f))))
+            } else {
+                twins[syspath] = []
+                twinLog.append("made \(syspath)")
+                send(.twinMade(syspath: syspath, twin: .success("/sys/devices/virtual/input/input90")))
+            }
+        case .writeTwin(let syspath, let events):
+            twins[syspath, default: []].append(events)
         case .close(let syspath):
+            if twins.removeValue(forKey: syspath) != nil { twinLog.append("removed \(syspath)") }
             open.remove(syspath)
             watched.remove(syspath)
             queued[syspath] = nil

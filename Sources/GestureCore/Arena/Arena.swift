@@ -20,6 +20,16 @@ public struct Relations: Sendable, Equatable {
     }
 }
 
+/// What the consuming recognizers make of a touch sequence (`Arena.consumeOutlook`).
+public enum ConsumeOutlook: Sendable, Equatable {
+    /// None of them can take it: the apps get it.
+    case none
+    /// One of them may still take it: hold it back.
+    case pending
+    /// This one took it: the apps must not see it.
+    case taken(by: String)
+}
+
 /// Which touch sequences a recognizer takes part in.
 public struct RecognizerFilter: Sendable, Equatable {
     /// Device names (substring match); empty means every device.
@@ -196,6 +206,34 @@ public final class Arena {
     }
 
     public func member(named name: String) -> Member? { members.first { $0.name == name } }
+
+    /// The members whose touches the apps must not see (`consume`), by index.
+    public var consumers: [Int] = []
+
+    /// What the consuming members make of the current touch sequence, after the
+    /// last frame or timeout: one of them took it, one of them could still take
+    /// it with the fingers down now (`fingers`), or none can.
+    public func consumeOutlook(fingers: Int) -> ConsumeOutlook {
+        var pending = false
+        for i in consumers where i < members.count {
+            let m = members[i]
+            guard m.ledger.sequence == sequence else { continue }
+            switch m.ledger.status {
+            case .active:
+                return .taken(by: m.name)
+            case .done(let state):
+                // Recognized, ended or cancelled after it began: it took the sequence.
+                if state != .failed { return .taken(by: m.name) }
+            case .possible, .held:
+                // A recognizer of more fingers than are down could take the
+                // sequence only once more land: until then its touches go on.
+                if fingers >= m.fingers.lowerBound || m.ledger.tag == .held { pending = true }
+            case .idle:
+                continue
+            }
+        }
+        return pending ? .pending : .none
+    }
 
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {

@@ -100,6 +100,10 @@ public struct RecognizerConfig: Sendable, Equatable {
     public var simultaneousWith: [String] = []
     public var canPrevent = true
     public var canBePrevented = true
+    /// Its touches are kept from the apps on an exclusive device (`consume`):
+    /// a sequence it could take is held back until it fails, and one it takes
+    /// never reaches the device's twin.
+    public var consume = false
 
     public init(name: String, parameters: RecognizerParameters) {
         self.name = name
@@ -138,6 +142,13 @@ public struct DeviceRule: Sendable, Equatable {
     /// false: never use this device (deny); true: use it even if udev does not
     /// call it a touchscreen (allow).
     public var use: Bool?
+    /// Grab the device and hand the apps a uinput twin of it that gets every
+    /// touch no consuming recognizer takes (`exclusive`).
+    public var exclusive = false
+    /// How long a touch sequence a consuming recognizer could take is held back
+    /// from the twin at most (`hold_ms`); after it, the touch goes to the apps as it is.
+    public var hold = DeviceRule.defaultHold
+    public static let defaultHold = Millis(300)
     public init(match: DeviceMatch) { self.match = match }
 }
 
@@ -193,6 +204,7 @@ public struct Configuration: Sendable, Equatable {
                     simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
                     canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
         }
+        arena.consumers = recognizers.indices.filter { recognizers[$0].consume }
         return arena
     }
 

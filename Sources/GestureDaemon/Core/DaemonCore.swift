@@ -101,6 +101,9 @@ public struct DaemonCore {
         case udevFailed(Errno, at: EventTime)
         /// A device the core asked to open is open.
         indirect case opened(DeviceSnapshot)
+        /// `.makeTwin` was carried out: the device is grabbed and its twin is
+        /// `twin` (its input device's syspath), or it failed and why.
+        case twinMade(syspath: String, twin: Result<String, TwinFailure>)
         indirect case openFailed(InputNode, EvdevDevice.OpenError)
         case watchFailed(syspath: String, Errno, at: EventTime)
         /// A read of a device: everything it had, then how the read ended.
@@ -123,6 +126,13 @@ public struct DaemonCore {
         /// A socket client asks to rotate, switch profile, pause or resume;
         /// `client` says who, for the log. Answered with `.reply`.
         indirect case control(ControlRequest, from: String, at: EventTime)
+    }
+
+    /// Why a device's twin could not be made.
+    public struct TwinFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
     }
 
     public enum ReadEnd: Sendable, Equatable {
@@ -161,8 +171,13 @@ public struct DaemonCore {
         case open(InputNode)
         /// Start reading an opened device.
         case watch(syspath: String)
-        /// Stop reading and close a device.
+        /// Stop reading and close a device (and remove its twin).
         case close(syspath: String)
+        /// Make the uinput twin of an exclusive device and grab the device;
+        /// answer `.twinMade`.
+        case makeTwin(syspath: String)
+        /// Write events to a device's twin, now.
+        case writeTwin(syspath: String, [RawEvent])
         /// To the socket's subscribers; `frameTime` is the kernel time of the frame that decided it.
         case publish(GestureEvent, frameTime: EventTime)
         /// To stdout.
@@ -198,6 +213,10 @@ public struct DaemonCore {
         let description: DeviceDescription
         let isTypeA: Bool
         var pipeline: DevicePipeline
+        /// What the apps get, for an exclusive device; it outlives reloads.
+        var relay: TwinRelay?
+        /// Its twin's syspath once made.
+        var twin: String?
         var label: String { "\(node.devnode ?? node.sysname) '\(shownName(description.name))'" }
         init(node: InputNode, description: DeviceDescription, isTypeA: Bool, pipeline: DevicePipeline) {
             self.node = node
@@ -290,7 +309,10 @@ public struct DaemonCore {
     public var nextDeadline: EventTime? {
         var earliest: EventTime?
         func take(_ t: EventTime?) { if let t, earliest == nil || t < earliest! { earliest = t } }
-        for d in devices.values { take(d.pipeline.nextDeadline) }
+        for d in devices.values {
+            take(d.pipeline.nextDeadline)
+            if let r = d.relay { take(r.nextDeadline) }
+        }
         take(socketDeadline)
         take(nextWatchdog)
         take(udevPausedUntil)
@@ -352,6 +374,8 @@ public struct DaemonCore {
             udevFailed(e, at: now, into: &actions)
         case .opened(let snapshot):
             opened(snapshot, into: &actions)
+        case .twinMade(let syspath, let result):
+            twinMade(syspath, result, into: &actions)
         case .openFailed(let node, let error):
             opening.remove(node.syspath)
             openingPens.remove(node.syspath)
@@ -457,6 +481,12 @@ public struct DaemonCore {
     /// A node udev announced or listed: open it unless it is in use or not for us.
     private mutating func consider(_ node: InputNode, into actions: inout [Action]) {
         guard devices[node.syspath] == nil, !opening.contains(node.syspath) else { return }
+        if let twin = devices.values.first(where: { $0.twin.map { node.syspath.hasPrefix($0 + "/") } ?? false }) {
+            log(
+                .debug, "skipping \(node.devnode ?? node.sysname): gestured's own twin of \(twin.label)", into: &actions
+            )
+            return
+        }
         if let skip = DeviceSelection.check(node, configuration: configuration) {
             if case .pen = skip, PenPairing.isPen(node) {
                 // Not a touchscreen, but maybe the pen of one.
@@ -505,6 +535,20 @@ public struct DaemonCore {
         }
         let device = OpenDevice(node: s.node, description: s.description, isTypeA: s.isTypeA, pipeline: pipeline)
         devices[syspath] = device
+        if let rule = configuration.rule(for: s.description, syspath: syspath), rule.exclusive {
+            if s.isTypeA {
+                log(
+                    .warning(.config),
+                    "\(device.label) is a type A device (no slots): exclusive applies to devices with slots; read beside the compositor instead",
+                    into: &actions)
+            } else {
+                var relay = TwinRelay(description: TwinRelay.withToolType(s.description), hold: rule.hold)
+                relay.setInitial(
+                    slot: s.slot, trackingIDs: s.trackingIDs, toolTypes: s.toolTypes, positions: s.positions)
+                device.relay = relay
+                actions.append(.makeTwin(syspath: syspath))
+            }
+        }
         actions.append(.watch(syspath: syspath))
         let g = pipeline.decoder.geometry
         log(
@@ -644,6 +688,7 @@ public struct DaemonCore {
         }
         d.pipeline.cancelAll(at: time, because: .deviceRemoved)
         publish(d.pipeline, into: &actions)
+        d.relay = nil
         actions.append(.close(syspath: syspath))
         log(.info, "removed \(d.label): \(reason)", into: &actions)
         changed(into: &actions)
@@ -663,13 +708,32 @@ public struct DaemonCore {
         }
         var resyncs = 0
         let clamped = d.pipeline.decoder.clampedCount
-        for i in inputs {
-            switch i {
-            case .event(let e): d.pipeline.feed(e)
-            case .dropped:
-                d.pipeline.beginResync()
-                resyncs += 1
+        if d.relay == nil {
+            for i in inputs {
+                switch i {
+                case .event(let e): d.pipeline.feed(e)
+                case .dropped:
+                    d.pipeline.beginResync()
+                    resyncs += 1
+                }
             }
+        } else {
+            // Each frame goes through the arena first, then the relay decides
+            // what the twin gets of it with what the arena made of it.
+            for i in inputs {
+                switch i {
+                case .event(let e):
+                    d.pipeline.feed(e)
+                    if d.relay!.feed(e) {
+                        _ = d.relay!.endFrame(
+                            d.pipeline.arena.consumeOutlook(fingers: d.relay!.deviceTouches), at: e.time)
+                    }
+                case .dropped:
+                    d.pipeline.beginResync()
+                    resyncs += 1
+                }
+            }
+            writeTwin(syspath, d, into: &actions)
         }
         publish(d.pipeline, into: &actions)
         if clamped == 0, let first = d.pipeline.decoder.firstClamped {
@@ -798,8 +862,13 @@ public struct DaemonCore {
 
     private mutating func advance(to now: EventTime, into actions: inout [Action]) {
         for syspath in openDevices {
-            let p = devices[syspath]!.pipeline
+            let d = devices[syspath]!
+            let p = d.pipeline
             p.advance(to: now)
+            if d.relay != nil {
+                _ = d.relay!.advance(to: now, p.arena.consumeOutlook(fingers: d.relay!.deviceTouches))
+                writeTwin(syspath, d, into: &actions)
+            }
             publish(p, into: &actions)
         }
         if let d = socketDeadline, d <= now { actions.append(.expireClients(at: now)) }
@@ -818,6 +887,32 @@ public struct DaemonCore {
             listingRetryAt = nil
             listing = listing ?? .resync
             actions.append(.rescan)
+        }
+    }
+
+    /// What the relay decided goes to the twin in this turn.
+    private func writeTwin(_ syspath: String, _ d: OpenDevice, into actions: inout [Action]) {
+        d.relay?.drainOutput { actions.append(.writeTwin(syspath: syspath, $0)) }
+    }
+
+    /// The loop made an exclusive device's twin, or could not.
+    private mutating func twinMade(
+        _ syspath: String, _ result: Result<String, TwinFailure>, into actions: inout [Action]
+    ) {
+        guard let d = devices[syspath] else { return }
+        switch result {
+        case .success(let twin):
+            d.twin = twin
+            log(
+                .info,
+                "\(d.label) is exclusive: grabbed; the apps read its twin \(twin), which gets every touch no recognizer with consume = true takes",
+                into: &actions)
+        case .failure(let f):
+            d.relay = nil
+            log(
+                .error(.system),
+                "\(d.label): cannot make it exclusive (\(f)); reading it beside the compositor instead. An exclusive device needs /dev/uinput open for writing (under the shipped unit: a drop-in with DeviceAllow=/dev/uinput rw and a group that may write it; README, \"Gestures the apps never see\")",
+                into: &actions)
         }
     }
 
@@ -931,6 +1026,13 @@ public struct DaemonCore {
             }
             d.pipeline.cancelAll(at: now, because: .configReloaded)
             publish(d.pipeline, into: &actions)
+            // The twin stays; what it held goes to the apps as it is, and the
+            // new bound applies from the next touch on.
+            if d.relay != nil {
+                _ = d.relay!.releaseHeld(at: now)
+                if let rule = c.rule(for: d.description, syspath: syspath), rule.exclusive { d.relay!.hold = rule.hold }
+                writeTwin(syspath, d, into: &actions)
+            }
             guard let fresh = makePipeline(snapshot, into: &actions) else {
                 remove(syspath, because: "after reload: no usable geometry", at: now, into: &actions)
                 continue

@@ -35,6 +35,10 @@ public final class DaemonLoop: DaemonControl {
     private let adapter: EventLoopSocketAdapter
     /// Open devices by syspath, and their registrations once watched.
     private var devices: [String: (evdev: EvdevDevice, registration: EventLoop.Registration?)] = [:]
+    /// The uinput twins of exclusive devices, by the device's syspath.
+    private var twins: [String: UinputTwin] = [:]
+    /// Twins a write failed on, logged once each.
+    private var twinWriteFailed: Set<String> = []
     private let buffer = ReadBuffer()
     /// The action list being carried out; reused, so a read allocates none.
     private var actions: [DaemonCore.Action] = []
@@ -275,9 +279,29 @@ public final class DaemonLoop: DaemonControl {
                 send(.watchFailed(syspath: syspath, error, at: monotonicNow()))
             }
         case .close(let syspath):
+            twins.removeValue(forKey: syspath)?.destroy()
+            twinWriteFailed.remove(syspath)
             guard let d = devices.removeValue(forKey: syspath) else { return }
             if let r = d.registration { loop.unregister(r) }
             d.evdev.close()
+        case .makeTwin(let syspath):
+            guard let d = devices[syspath] else { return }
+            do {
+                let twin = try UinputTwin(of: d.evdev)
+                twins[syspath] = twin
+                send(
+                    .twinMade(
+                        syspath: syspath, twin: .success(twin.syspath ?? twin.devnode ?? "(a uinput device)")))
+            } catch {
+                send(.twinMade(syspath: syspath, twin: .failure(.init(error.description))))
+            }
+        case .writeTwin(let syspath, let events):
+            guard let twin = twins[syspath] else { return }
+            do { try twin.write(events) } catch {
+                if twinWriteFailed.insert(syspath).inserted {
+                    log.error(.system, "\(syspath): writing to its uinput twin failed: \(error)")
+                }
+            }
         case .publish(let e, let frameTime):
             server?.publish(e, frameTime: frameTime, flush: false)
         case .print(let e):

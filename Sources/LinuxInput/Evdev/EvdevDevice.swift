@@ -11,8 +11,8 @@ public protocol RawEventSink: AnyObject {
     func beginResync()
 }
 
-/// One open evdev node, read through libevdev. Never grabbed: the compositor
-/// keeps its input.
+/// One open evdev node, read through libevdev. Not grabbed, so the compositor
+/// keeps its input, unless the config makes it exclusive (`UinputTwin`).
 public final class EvdevDevice {
     public let node: InputNode
     public let fd: FileDescriptor
@@ -22,6 +22,8 @@ public final class EvdevDevice {
     /// True when the device is type A and goes through libmtdev.
     public let isTypeA: Bool
     private let evdev: OpaquePointer
+    /// The libevdev handle, for the device's uinput twin.
+    var libevdev: OpaquePointer { evdev }
     private let mtdev: MtdevConverter?
     private var closed = false
     /// How many times the kernel's buffer overflowed (SYN_DROPPED) so far.

@@ -1,0 +1,284 @@
+import Testing
+
+@testable import GestureCore
+
+/// The device, its decoder and arena, and the twin as the apps read it: the
+/// relay's output decoded by a second `SlotDecoder`, as libinput would decode
+/// the uinput twin.
+private final class TwinScenario {
+    let device = TwinRelay.withToolType(testDevice())
+    var decoder: SlotDecoder
+    let arena: Arena
+    var relay: TwinRelay
+    /// What the apps see.
+    var apps: SlotDecoder
+    var appFrames: [TouchFrame] = []
+    var decisions: [TwinRelay.Decision] = []
+    var events: [GestureEvent] = []
+    private(set) var now = EventTime(microseconds: 1_000_000)
+    private var pending: [RawEvent] = []
+    private var trackingID: Int32 = 100
+    private var currentSlot: Int32 = -1
+
+    init(_ recognizers: [RecognizerConfig], hold: Millis = DeviceRule.defaultHold) {
+        let d = testDevice()
+        decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
+        apps = SlotDecoder(device: device, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
+        arena = Configuration(recognizers: recognizers).makeArena(device: d.name)
+        relay = TwinRelay(description: device, hold: hold)
+    }
+
+    private func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        pending.append(RawEvent(time: now, type: type, code: code, value: value))
+    }
+    private func slot(_ s: Int) {
+        if currentSlot != Int32(s) {
+            emit(EV.ABS, ABS.MT_SLOT, Int32(s))
+            currentSlot = Int32(s)
+        }
+    }
+    func down(_ s: Int, at p: Point) {
+        slot(s)
+        trackingID += 1
+        emit(EV.ABS, ABS.MT_TRACKING_ID, trackingID)
+        move(s, to: p)
+    }
+    /// Sends only the coordinates that changed, as the kernel does.
+    func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) {
+        slot(s)
+        if x { emit(EV.ABS, ABS.MT_POSITION_X, Int32((p.x * 10).rounded())) }
+        if y { emit(EV.ABS, ABS.MT_POSITION_Y, Int32((p.y * 10).rounded())) }
+    }
+    func up(_ s: Int) {
+        slot(s)
+        emit(EV.ABS, ABS.MT_TRACKING_ID, -1)
+    }
+    /// Ends the frame `ms` after the last: the daemon's order, device event by
+    /// device event into the pipeline, then the relay; its output to the twin.
+    func sync(after ms: Double = 10) {
+        now = now + Millis(ms)
+        for i in pending.indices { pending[i].time = now }
+        emit(EV.SYN, SYN.REPORT, 0)
+        for e in pending {
+            if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
+            if relay.feed(e) {
+                decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.deviceTouches), at: e.time))
+            }
+        }
+        pending.removeAll()
+        flush()
+    }
+    func advance(ms: Double) {
+        now = now + Millis(ms)
+        arena.advance(to: now, into: &events)
+        if let d = relay.advance(to: now, arena.consumeOutlook(fingers: relay.deviceTouches)) { decisions.append(d) }
+        flush()
+    }
+    /// Every write to the twin, as "CODE VALUE" lines per frame (MT axes only).
+    var lastWrites: [[String]] = []
+
+    private func flush() {
+        relay.drainOutput { out in
+            var frame: [String] = []
+            let names: [UInt16: String] = [
+                ABS.MT_TOOL_TYPE: "ABS_MT_TOOL_TYPE", ABS.MT_TRACKING_ID: "ABS_MT_TRACKING_ID",
+                ABS.MT_POSITION_X: "ABS_MT_POSITION_X", ABS.MT_POSITION_Y: "ABS_MT_POSITION_Y",
+            ]
+            for e in out {
+                if e.type == EV.SYN {
+                    lastWrites.append(frame)
+                    frame = []
+                } else if e.type == EV.ABS, let n = names[e.code] {
+                    frame.append("\(n) \(e.value)")
+                }
+            }
+            for e in out where apps.feed(e) { appFrames.append(apps.lastFrame) }
+        }
+    }
+    func stroke(_ points: [Point], frameMS: Double = 12) {
+        down(0, at: points[0])
+        sync()
+        for p in points.dropFirst() {
+            move(0, to: p)
+            sync(after: frameMS)
+        }
+        up(0)
+        sync(after: frameMS)
+    }
+
+    /// The touches the apps saw begin, end and be cancelled, with where they began.
+    var appLog: [String] {
+        var out: [String] = []
+        for f in appFrames {
+            for t in f.touches where t.phase != .moved && t.phase != .stationary {
+                let p = t.phase == .began ? " at \(Int(t.position.x.rounded())),\(Int(t.position.y.rounded()))" : ""
+                out.append("\(t.phase)\(p)")
+            }
+        }
+        return out
+    }
+}
+
+private func leftEdgeSwipe(consume: Bool = true) -> RecognizerConfig {
+    var r = RecognizerConfig(name: "menu", parameters: .swipe(.init()))
+    r.filter.edge = EdgeFilter(edge: .left)
+    r.consume = consume
+    return r
+}
+
+private func threeFingerSwipe() -> RecognizerConfig {
+    var p = SwipeRecognizer.Parameters()
+    p.fingers = 3
+    var r = RecognizerConfig(name: "three", parameters: .swipe(p))
+    r.consume = true
+    return r
+}
+
+@Suite("exclusive device: what the twin gets")
+struct TwinRelayTests {
+    @Test func aTapInTheMiddleGoesToTheAppsFrameByFrame() {
+        let s = TwinScenario([leftEdgeSwipe()])
+        s.down(0, at: mm(100, 50))
+        s.sync()
+        #expect(s.decisions == [.forward], "forwarded in the frame it was read")
+        #expect(s.appLog == ["began at 100,50"])
+        s.up(0)
+        s.sync(after: 60)
+        #expect(s.decisions == [.forward, .forward])
+        #expect(s.appLog == ["began at 100,50", "ended"])
+        #expect(s.relay.twinTouches == 0)
+    }
+
+    @Test func aConsumedEdgeSwipeNeverReachesTheApps() {
+        let s = TwinScenario([leftEdgeSwipe()])
+        s.stroke((0...8).map { mm(1 + Double($0) * 6, 50) })
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["menu recognized"])
+        #expect(s.decisions.first == .hold)
+        #expect(s.decisions.contains(.drop))
+        #expect(!s.decisions.contains(.forward))
+        #expect(s.appLog == [], "the apps saw nothing of it")
+        #expect(s.relay.counts.replayedFrames == 0)
+        #expect(s.relay.mode == .idle)
+    }
+
+    @Test func aTapInTheEdgeBandArrivesAfterItsLift() {
+        let s = TwinScenario([leftEdgeSwipe()])
+        s.down(0, at: mm(2, 50))
+        s.sync()
+        #expect(s.decisions == [.hold])
+        #expect(s.appLog == [], "held while the edge swipe could still take it")
+        s.up(0)
+        s.sync(after: 60)
+        #expect(s.decisions == [.hold, .replay(frames: 2)])
+        #expect(s.appLog == ["began at 2,50", "ended"], "the same tap, at the same place")
+    }
+
+    @Test func aTouchHeldLongerThanTheBoundGoesToTheAppsAsItIs() {
+        let s = TwinScenario([leftEdgeSwipe()], hold: Millis(300))
+        s.down(0, at: mm(2, 50))
+        s.sync()
+        s.advance(ms: 250)
+        #expect(s.appLog == [])
+        s.advance(ms: 60)
+        #expect(s.decisions == [.hold, .replay(frames: 1)])
+        #expect(s.appLog == ["began at 2,50"])
+        #expect(s.relay.counts.holdsExpired == 1)
+        s.move(0, to: mm(2, 60), x: false)
+        s.sync()
+        #expect(s.decisions.last == .forward, "then it goes on as forwarded")
+    }
+
+    @Test func aMultiFingerGestureTakenLateEndsItsFirstFingerAsAPalm() {
+        let s = TwinScenario([threeFingerSwipe()])
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        #expect(s.decisions == [.forward], "one finger: a three-finger swipe cannot take it yet")
+        s.down(1, at: mm(100, 50))
+        s.down(2, at: mm(120, 50))
+        s.sync()
+        #expect(s.relay.withheldTouches == 2)
+        for step in 1...6 {
+            let dx = Double(step) * 8
+            s.move(0, to: mm(80 + dx, 50), y: false)
+            s.move(1, to: mm(100 + dx, 50), y: false)
+            s.move(2, to: mm(120 + dx, 50), y: false)
+            s.sync(after: 12)
+        }
+        s.up(0)
+        s.up(1)
+        s.up(2)
+        s.sync(after: 12)
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["three recognized"])
+        #expect(s.decisions.contains(.palmCancel(touches: 1)))
+        #expect(
+            s.appLog == ["began at 80,50", "cancelled"],
+            "the fingers that joined were withheld; the first ends as a palm, which the apps take as a cancel")
+        #expect(s.relay.twinTouches == 0)
+        #expect(s.relay.mode == .idle)
+    }
+
+    @Test func aSecondFingerOfAPinchIsWithheldOnlyUntilTheBound() {
+        let s = TwinScenario([threeFingerSwipe()], hold: Millis(300))
+        // Two fingers: the three-finger swipe could not take them.
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        s.down(1, at: mm(120, 50))
+        s.sync()
+        #expect(s.relay.withheldTouches == 0)
+        #expect(s.appLog == ["began at 80,50", "began at 120,50"])
+        // A third joins: withheld while the swipe could take the sequence.
+        s.down(2, at: mm(140, 50))
+        s.sync()
+        #expect(s.relay.withheldTouches == 1)
+        s.advance(ms: 310)
+        #expect(s.relay.withheldTouches == 0)
+        #expect(s.appLog == ["began at 80,50", "began at 120,50", "began at 140,50"])
+    }
+
+    @Test func aSlowEdgeSwipeReleasedByTheBoundEndsAsAPalmAndTheNextTapArrives() {
+        let s = TwinScenario([leftEdgeSwipe()], hold: Millis(300))
+        // 60 mm in 420 ms: a swipe, decided at its lift, after the bound.
+        s.stroke((0...35).map { mm(1 + Double($0) * 60 / 35, 50) }, frameMS: 12)
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["menu recognized"])
+        #expect(s.appLog == ["began at 1,50", "cancelled"], "released at the bound, then ended as a palm")
+        #expect(s.relay.mode == .idle)
+        s.down(0, at: mm(2, 30))
+        s.sync(after: 400)
+        s.up(0)
+        s.sync(after: 50)
+        #expect(s.appLog == ["began at 1,50", "cancelled", "began at 2,30", "ended"])
+        // libinput reads a slot's tool type when its tracking ID arrives: a
+        // finger after a palm must say so first.
+        #expect(
+            s.lastWrites.contains([
+                "ABS_MT_TOOL_TYPE 0", "ABS_MT_TRACKING_ID 102", "ABS_MT_POSITION_X 20", "ABS_MT_POSITION_Y 300",
+            ]))
+    }
+
+    @Test func afterADroppedSequenceTheNextTouchCarriesItsWholeState() {
+        let s = TwinScenario([leftEdgeSwipe()])
+        s.stroke((0...8).map { mm(1 + Double($0) * 6, 50) })
+        #expect(s.appLog == [])
+        // The next touch lands on the row the swipe ended on: the kernel sends no Y.
+        s.down(0, at: mm(100, 50))
+        s.sync()
+        #expect(s.appLog == ["began at 100,50"])
+    }
+
+    @Test func withoutConsumingRecognizersEverythingIsForwarded() {
+        let s = TwinScenario([leftEdgeSwipe(consume: false)])
+        s.stroke((0...8).map { mm(1 + Double($0) * 6, 50) })
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["menu recognized"])
+        #expect(s.decisions.allSatisfy { $0 == .forward })
+        #expect(s.appLog == ["began at 1,50", "ended"])
+    }
+
+    @Test func aSwipeThatFailsIsReplayedWhole() {
+        let s = TwinScenario([leftEdgeSwipe()])
+        // From the edge, but far too slow for a swipe: the apps get the drag.
+        s.stroke((0...8).map { mm(1 + Double($0) * 0.5, 50) }, frameMS: 30)
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["menu failed"])
+        #expect(s.appLog == ["began at 1,50", "ended"])
+        #expect(s.relay.counts.droppedFrames == 0)
+    }
+}

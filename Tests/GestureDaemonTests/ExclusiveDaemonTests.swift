@@ -1,0 +1,105 @@
+import GestureCore
+import Glibc
+import LinuxInput
+import Testing
+
+@testable import GestureConfig
+@testable import GestureDaemon
+
+/// An exclusive touchscreen in the daemon: its twin made once, written in the
+/// turn its input is read, kept across reloads, removed with the device.
+@Suite struct ExclusiveDaemonTests {
+    static let config = """
+        [recognizer.menu]
+        kind = "swipe"
+        edge = "left"
+        consume = true
+
+        [recognizer.tap]
+        kind = "tap"
+
+        [[device]]
+        match = "Atmel"
+        size_mm = [160, 96]
+        exclusive = true
+        """
+
+    let t0 = EventTime(microseconds: 10_000_000)
+
+    func started(twinFailure: String? = nil) throws -> (EmbeddedDaemon, InputNode) {
+        let c = try ConfigLoader.load(text: Self.config, file: "exclusive.toml")
+        var d = EmbeddedDaemon(configuration: c, at: EventTime(microseconds: 5_000_000))
+        d.nextConfig = .success(c)
+        d.twinFailure = twinFailure
+        let node = d.plug(try DaemonCoreTests.device("Atmel-maXTouch-Touchscreen.desc"), event: 10)
+        d.start()
+        return (d, node)
+    }
+
+    /// What the twin got, as one list of events.
+    func written(_ d: EmbeddedDaemon, _ node: InputNode) -> [RawEvent] { (d.twins[node.syspath] ?? []).flatMap { $0 } }
+
+    @Test func aTapInTheMiddleIsWrittenInTheTurnItIsRead() throws {
+        var (d, node) = try started()
+        #expect(d.twinLog == ["made \(node.syspath)"])
+        #expect(d.logText.contains { $0.contains("is exclusive: grabbed") })
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        d.input(node, t.down(id: 1, x: 400, y: 240))
+        #expect(d.twins[node.syspath]?.count == 1, "one write, in the read's own turn")
+        let first = written(d, node)
+        #expect(first.contains(RawEvent(time: first[0].time, type: EV.ABS, code: ABS.MT_POSITION_X, value: 400)))
+        #expect(first.contains(RawEvent(time: first[0].time, type: EV.ABS, code: ABS.MT_TRACKING_ID, value: 1)))
+        d.input(node, t.at(60).up())
+        #expect(d.twins[node.syspath]?.count == 2)
+        #expect(written(d, node).contains { $0.code == ABS.MT_TRACKING_ID && $0.value == -1 })
+        d.advanceTime(byMS: 500)
+        #expect(d.states("tap") == [.recognized])
+    }
+
+    @Test func aConsumedEdgeSwipeIsNeverWritten() throws {
+        var (d, node) = try started()
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        d.input(node, t.down(id: 1, x: 2, y: 240))
+        for step in 1...8 { d.input(node, t.at(Double(step) * 12).move(x: Int32(2 + step * 40), y: 240)) }
+        d.input(node, t.at(110).up())
+        d.advanceTime(byMS: 500)
+        #expect(d.states("menu") == [.recognized])
+        #expect(written(d, node).isEmpty, "the apps never see it")
+    }
+
+    @Test func theTwinIsNotOpenedAsATouchscreen() throws {
+        var (d, _) = try started()
+        let twin = d.plug(try DaemonCoreTests.device("Atmel-maXTouch-Touchscreen.desc"), event: 90)
+        #expect(twin.syspath.hasPrefix("/sys/devices/virtual/input/input90/"))
+        d.udevEvent(.add, twin)
+        #expect(!d.open.contains(twin.syspath))
+        #expect(d.logText.contains { $0.contains("gestured's own twin") })
+    }
+
+    @Test func reloadKeepsTheTwinAndRemovalRemovesIt() throws {
+        var (d, node) = try started()
+        #expect(d.core.devices[node.syspath]?.relay?.hold == Millis(300))
+        d.nextConfig = .success(
+            try ConfigLoader.load(text: Self.config + "\nhold_ms = 120\n", file: "exclusive.toml"))
+        d.send(.signal(SIGHUP, at: d.now))
+        #expect(d.twinLog == ["made \(node.syspath)"], "a reload neither remakes nor removes it")
+        #expect(d.core.devices[node.syspath]?.relay?.hold == Millis(120), "its new bound applies")
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        d.input(node, t.down(id: 1, x: 400, y: 240))
+        #expect(!written(d, node).isEmpty, "still relayed after the reload")
+        d.unplug(node)
+        d.udevEvent(.remove, node)
+        #expect(d.twinLog == ["made \(node.syspath)", "removed \(node.syspath)"])
+    }
+
+    @Test func aTwinThatCannotBeMadeLeavesTheDeviceReadAsBefore() throws {
+        var (d, node) = try started(twinFailure: "open /dev/uinput: ENOENT")
+        #expect(d.logText.contains { $0.contains("cannot make it exclusive (open /dev/uinput: ENOENT)") })
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        d.input(node, t.down(id: 1, x: 400, y: 240))
+        d.input(node, t.at(60).up())
+        d.advanceTime(byMS: 500)
+        #expect(d.states("tap") == [.recognized])
+        #expect(d.twins[node.syspath] == nil)
+    }
+}
