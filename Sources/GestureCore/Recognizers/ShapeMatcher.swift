@@ -98,7 +98,8 @@ public struct ShapeMatcher: Sendable {
     public static let minPoints = 2
 
     /// Synthetic variants made from each example (GPSR, see `variant`), kept
-    /// beside it: 17 unit vectors of 64 doubles, 8704 bytes, per example.
+    /// beside it: 17 unit vectors of 64 doubles and 17 runs of 15 directions,
+    /// 12,784 bytes, per example.
     static let variantsPerExample = 16
     /// Points of a variant's stochastic resampling (the paper's n).
     static let variantPoints = 48
