@@ -265,8 +265,58 @@ struct ShapeRecognizerTests {
             Shapes.variant(Shapes.triangle, degrees: 60, rng: &rng), Shapes.triangle, options: options)
         #expect((within ?? 1) < 0.01)
         // 30° past the bound is far beyond any max_distance: about 30° (0.52 rad)
-        // from the example itself, a little less from its nearest synthetic variant.
-        #expect((beyond ?? 0) > 0.35)
-        #expect((beyond ?? 1) < 0.53)
+        // from the example itself, plus its directions each 30° off (15 steps of
+        // 1 − cos 30°, weighted 0.2: 0.40), a little less from its nearest
+        // synthetic variant.
+        #expect((beyond ?? 0) > 0.6)
+        #expect((beyond ?? 1) < 0.93)
+    }
+
+    /// A `[` and a `{` lie along nearly the same path: their points are a few
+    /// degrees apart, nearer than a `[` drawn loosely is to another. What tells
+    /// them apart is how the direction turns: two sharp corners against a
+    /// curl at each end and a cusp in the middle.
+    @Test func aBraceIsNotTakenForABracketTaughtWithThreeExamples() {
+        var rng = SeededGenerator(seed: 5)
+        let bracket = Shapes.dense([mm(10, 0), mm(0, 0), mm(0, 30), mm(10, 30)])
+        let brace = Shapes.dense([
+            mm(10, 0), mm(6, 0.5), mm(4.5, 2), mm(4, 5), mm(4, 12), mm(3, 14), mm(0, 15), mm(3, 16), mm(4, 18),
+            mm(4, 25), mm(4.5, 28), mm(6, 29.5), mm(10, 30),
+        ])
+        let taught = (0..<3).map { _ in Shapes.variant(bracket, jitter: 0.1, rng: &rng) }
+        let p = ShapeRecognizer.Parameters()
+        for _ in 0..<10 {
+            let s = Scenario(recognizer("bracket", shapeConfig(taught, maxDistance: p.maxDistance)))
+            s.stroke(Shapes.variant(brace, scale: 0.9, jitter: 0.1, rng: &rng))
+            #expect(s.log(without: .failed) == [])
+            let b = Scenario(recognizer("bracket", shapeConfig(taught, maxDistance: p.maxDistance)))
+            b.stroke(Shapes.variant(bracket, scale: 1.2, degrees: 5, jitter: 0.1, rng: &rng))
+            #expect(b.log(without: .failed) == ["bracket recognized"])
+        }
+        // Protractor's angle alone puts the brace nearer the bracket than a
+        // bracket drawn wider (arms 18 mm instead of 10): no max_distance
+        // would take the one and not the other.
+        let loose = Shapes.dense([mm(18, 0), mm(0, 0), mm(0, 30), mm(18, 30)])
+        let angleOnly = ShapeMatcher(examples: [bracket], options: ShapeMatcher.Options(), directionWeight: 0)
+        let both = ShapeMatcher(examples: [bracket], options: ShapeMatcher.Options())
+        let a = (angleOnly.closest(brace)?.distance ?? 0, angleOnly.closest(loose)?.distance ?? 1)
+        let d = (both.closest(brace)?.distance ?? 0, both.closest(loose)?.distance ?? 1)
+        #expect(a.0 < a.1)
+        #expect(d.0 > d.1)
+        #expect(d.1 <= p.maxDistance && d.0 > p.maxDistance)
+    }
+
+    /// The warping of directions: the same directions cost nothing, opposite
+    /// ones 2 a step, and a step put one place off is absorbed by the band.
+    @Test func theWarpingOfDirectionsCostsWhatTheTurnsDiffer() {
+        var table = [Double](repeating: 0, count: 16 * 16)
+        let right = [Double](repeating: 0, count: 30).enumerated().map { $0.offset % 2 == 0 ? 1.0 : 0 }
+        let left = right.map { -$0 }
+        #expect(ShapeMatcher.warpingCost(right, right, band: 2, &table) == 0)
+        #expect(abs(ShapeMatcher.warpingCost(right, left, band: 2, &table) - 30) < 1e-9)
+        // Down for the first 7 steps then right, against down for 8 then right.
+        func bend(_ k: Int) -> [Double] { (0..<15).flatMap { $0 < k ? [0.0, 1.0] : [1.0, 0.0] } }
+        #expect(ShapeMatcher.warpingCost(bend(7), bend(8), band: 2, &table) < 1e-9)
+        #expect(ShapeMatcher.warpingCost(bend(4), bend(8), band: 2, &table) > 1)
     }
 }

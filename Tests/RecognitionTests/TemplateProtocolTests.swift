@@ -77,8 +77,7 @@ struct TemplateProtocolTests {
 
     @Test func eachSubjectsStrokesAreCountedOncePerDrawAndTheDrawsAreSeeded() throws {
         let items = try Self.subjects("s01", "s02")
-        var p = ShapeRecognizer.Parameters()
-        p.maxDistance = 0.19
+        let p = ShapeRecognizer.Parameters()
         let run = TemplateProtocol.run(
             items: items, parameters: p, pxPerMM: StrokeFrames.defaultPxPerMM, exampleCounts: [1, 3], draws: 2,
             seed: 7)

@@ -31,9 +31,24 @@
 /// how loosely a person draws a star or an arrow, and the variants fill in
 /// between (BENCHMARKS.md: recall with 3 examples from 86 % to 92 %).
 ///
-/// The distance is that angle, in radians: 0 for the same shape, π/2 for
-/// unrelated ones; the `shape` recognizer accepts a stroke when its closest
-/// example is within `max_distance`.
+/// The angle alone compares where the points lie, not how the stroke turns: a
+/// checkmark and a V, a `[` and a `{`, a star drawn a little looser, differ in
+/// where their corners are and how sharp they are more than in where their
+/// points lie. So the distance adds a second measure, the one of Jackknife
+/// (Taranta, Maghoumi, Pittman & LaViola, "Jackknife: A Reliable Recognizer with
+/// Few Samples and Many Modalities", CHI 2017): both strokes resampled to
+/// `directionCount` points, the unit direction vectors between consecutive
+/// points compared by dynamic time warping within a Sakoe–Chiba band of
+/// `directionBand`, each aligned pair costing 1 − cos of the angle between the
+/// two directions. The stroke's directions are first turned by the rotation
+/// Protractor chose, so the measure keeps the orientation options.
+///
+/// The distance is the angle in radians plus `directionWeight` times that
+/// warping cost: 0 for the same shape, above π/2 for unrelated ones; the `shape`
+/// recognizer accepts a stroke when its closest example is within
+/// `max_distance`. With the second measure, recall with 3 examples chosen
+/// leave-one-subject-out rises from 92 % to 96 % at the same false accepts
+/// (BENCHMARKS.md).
 public struct ShapeMatcher: Sendable {
     public enum Orientation: String, Sendable, CaseIterable {
         /// As taught, within ±`maxRotationDegrees`.
@@ -66,7 +81,9 @@ public struct ShapeMatcher: Sendable {
     public struct Match: Sendable, Equatable {
         /// Index of the example, in the order given.
         public var example: Int
-        /// The angle between the stroke and the example, radians (0…π).
+        /// The distance between the stroke and the example: the angle between
+        /// them, radians (0…π), plus `directionWeight` times the warping cost of
+        /// their directions (see the type's description).
         public var distance: Double
         /// The stroke matched drawn the other way.
         public var reversed: Bool
@@ -81,16 +98,29 @@ public struct ShapeMatcher: Sendable {
     public static let minPoints = 2
 
     /// Synthetic variants made from each example (GPSR, see `variant`), kept
-    /// beside it: 17 unit vectors of 64 doubles, 8704 bytes, per example.
+    /// beside it: 17 unit vectors of 64 doubles and 17 runs of 15 directions,
+    /// 12,784 bytes, per example.
     static let variantsPerExample = 16
     /// Points of a variant's stochastic resampling (the paper's n).
     static let variantPoints = 48
     /// Variance of their spacing (the paper's σ²).
     static let variantVariance = 0.1
 
+    /// Points a stroke is resampled to for its directions (Jackknife's 16).
+    public static let directionCount = 16
+    /// How far the warping of directions may stray from the diagonal, in steps.
+    static let directionBand = 2
+    /// The weight of the warping cost of directions beside Protractor's angle,
+    /// chosen leave-one-subject-out on the $1 logs (BENCHMARKS.md).
+    public static let directionWeight = 0.2
+
     public let options: Options
+    /// `directionWeight`, or 0 to measure with Protractor's angle alone.
+    let weight: Double
     /// Unit vectors (x0, y0, x1, y1, …): each example's, then its variants'.
     private let templates: [[Double]]
+    /// The unit direction vectors (dx0, dy0, …) of each template, in the same order.
+    private let directions: [[Double]]
     /// The example each template was made from.
     private let exampleOf: [Int]
     public let exampleCount: Int
@@ -100,31 +130,44 @@ public struct ShapeMatcher: Sendable {
     /// Examples are strokes in mm (any origin); one with fewer than two distinct
     /// points or no length matches nothing.
     public init(examples: [[Point]], options: Options) {
+        self.init(examples: examples, options: options, directionWeight: ShapeMatcher.directionWeight)
+    }
+
+    init(examples: [[Point]], options: Options, directionWeight: Double) {
         self.options = options
+        weight = directionWeight
         var scratch: [Point] = []
         var vectors: [[Double]] = []
+        var dirs: [[Double]] = []
         var owners: [Int] = []
+        var d = [Double](repeating: 0, count: 2 * (ShapeMatcher.directionCount - 1))
         let k = ShapeMatcher.variantsPerExample
         for (index, e) in examples.enumerated() {
             var v = [Double](repeating: 0, count: 2 * ShapeMatcher.sampleCount)
             if !ShapeMatcher.vectorize(e, samples: &scratch, into: &v) {
                 for i in v.indices { v[i] = .nan }
                 vectors.append(v)
+                dirs.append(d)
                 owners.append(index)
                 continue
             }
+            ShapeMatcher.directions(e, samples: &scratch, into: &d)
             vectors.append(v)
+            dirs.append(d)
             owners.append(index)
             var rng = SplitMix64(seed: ShapeMatcher.seed(of: e))
             for _ in 0..<k {
                 let synthetic = ShapeMatcher.variant(
                     e, count: ShapeMatcher.variantPoints, variance: ShapeMatcher.variantVariance, rng: &rng)
                 guard ShapeMatcher.vectorize(synthetic, samples: &scratch, into: &v) else { continue }
+                ShapeMatcher.directions(synthetic, samples: &scratch, into: &d)
                 vectors.append(v)
+                dirs.append(d)
                 owners.append(index)
             }
         }
         templates = vectors
+        directions = dirs
         exampleOf = owners
         exampleCount = examples.count
         let bound = options.maxRotationDegrees * .pi / 180
@@ -143,24 +186,58 @@ public struct ShapeMatcher: Sendable {
     public struct Scratch: Sendable {
         var samples: [Point] = []
         var vector: [Double] = []
+        /// The stroke's directions, and the same turned to match a template.
+        var directions: [Double] = []
+        var turned: [Double] = []
+        /// The warping's cumulative costs, (m + 1)², m directions.
+        var warp: [Double] = []
         public init() {
-            samples.reserveCapacity(ShapeMatcher.sampleCount)
+            let m = ShapeMatcher.directionCount - 1
+            samples.reserveCapacity(max(ShapeMatcher.sampleCount, ShapeMatcher.directionCount))
             vector = [Double](repeating: 0, count: 2 * ShapeMatcher.sampleCount)
+            directions = [Double](repeating: 0, count: 2 * m)
+            turned = directions
+            warp = [Double](repeating: 0, count: (m + 1) * (m + 1))
         }
     }
 
     /// As `closest(_:)`, reusing `scratch`.
     public func closest(_ stroke: [Point], using scratch: inout Scratch) -> Match? {
-        guard ShapeMatcher.vectorize(stroke, samples: &scratch.samples, into: &scratch.vector) else { return nil }
-        var best = nearest(scratch.vector, reversed: false)
+        guard prepare(stroke, reversed: false, &scratch) else { return nil }
+        var best = nearest(reversed: false, &scratch)
         if options.direction == .either {
-            scratch.samples.reverse()
-            ShapeMatcher.normalise(scratch.samples, into: &scratch.vector)
-            if let r = nearest(scratch.vector, reversed: true), best == nil || r.distance < best!.distance {
+            prepare(stroke, reversed: true, &scratch)
+            if let r = nearest(reversed: true, &scratch), best == nil || r.distance < best!.distance {
                 best = r
             }
         }
         return best
+    }
+
+    /// The stroke's unit vector and directions, drawn as given or reversed,
+    /// into `scratch`; false when it has no length.
+    @discardableResult
+    private func prepare(_ stroke: [Point], reversed: Bool, _ scratch: inout Scratch) -> Bool {
+        guard ShapeMatcher.vectorize(stroke, samples: &scratch.samples, into: &scratch.vector) else { return false }
+        if reversed {
+            scratch.samples.reverse()
+            ShapeMatcher.normalise(scratch.samples, into: &scratch.vector)
+        }
+        ShapeMatcher.directions(stroke, samples: &scratch.samples, into: &scratch.directions)
+        if reversed {
+            // The same path walked the other way: the steps in reverse order, each turned around.
+            let m = ShapeMatcher.directionCount - 1
+            for k in 0..<(m / 2) {
+                let j = m - 1 - k
+                let (x, y) = (scratch.directions[2 * k], scratch.directions[2 * k + 1])
+                scratch.directions[2 * k] = scratch.directions[2 * j]
+                scratch.directions[2 * k + 1] = scratch.directions[2 * j + 1]
+                scratch.directions[2 * j] = x
+                scratch.directions[2 * j + 1] = y
+            }
+            for i in scratch.directions.indices { scratch.directions[i] = -scratch.directions[i] }
+        }
+        return true
     }
 
     /// The distance from `stroke` to every example, in the order given (nil
@@ -169,16 +246,15 @@ public struct ShapeMatcher: Sendable {
     /// sets of examples, or look for which taught shapes a stroke is near.
     public func distances(_ stroke: [Point]) -> [Double]? {
         var scratch = Scratch()
-        guard ShapeMatcher.vectorize(stroke, samples: &scratch.samples, into: &scratch.vector) else { return nil }
+        guard prepare(stroke, reversed: false, &scratch) else { return nil }
         var out = [Double](repeating: .infinity, count: exampleCount)
-        for (i, t) in templates.enumerated() {
-            out[exampleOf[i]] = min(out[exampleOf[i]], angle(scratch.vector, t)?.0 ?? .infinity)
+        for i in templates.indices {
+            out[exampleOf[i]] = min(out[exampleOf[i]], measure(i, &scratch)?.0 ?? .infinity)
         }
         if options.direction == .either {
-            scratch.samples.reverse()
-            ShapeMatcher.normalise(scratch.samples, into: &scratch.vector)
-            for (i, t) in templates.enumerated() {
-                out[exampleOf[i]] = min(out[exampleOf[i]], angle(scratch.vector, t)?.0 ?? .infinity)
+            prepare(stroke, reversed: true, &scratch)
+            for i in templates.indices {
+                out[exampleOf[i]] = min(out[exampleOf[i]], measure(i, &scratch)?.0 ?? .infinity)
             }
         }
         return out
@@ -206,13 +282,63 @@ public struct ShapeMatcher: Sendable {
         ShapeMatcher(examples: [example], options: options).closest(stroke)?.distance
     }
 
-    private func nearest(_ v: [Double], reversed: Bool) -> Match? {
+    private func nearest(reversed: Bool, _ scratch: inout Scratch) -> Match? {
         var best: Match?
-        for (i, t) in templates.enumerated() {
-            guard let (d, rot) = angle(v, t), best == nil || d < best!.distance else { continue }
+        for i in templates.indices {
+            guard let (d, rot) = measure(i, &scratch), best == nil || d < best!.distance else { continue }
             best = Match(example: exampleOf[i], distance: d, reversed: reversed, rotationDegrees: rot)
         }
         return best
+    }
+
+    /// The distance from the stroke in `scratch` to template `i`, and the
+    /// rotation (degrees) that brought them closest; nil when the example has
+    /// no length.
+    private func measure(_ i: Int, _ scratch: inout Scratch) -> (Double, Double)? {
+        guard let (theta, rotation) = angle(scratch.vector, templates[i]) else { return nil }
+        // Turn the stroke's directions as Protractor turned its points.
+        let r = rotation * .pi / 180
+        let c = cos(r), s = sin(r)
+        var k = 0
+        while k < scratch.directions.count {
+            let x = scratch.directions[k], y = scratch.directions[k + 1]
+            scratch.turned[k] = x * c - y * s
+            scratch.turned[k + 1] = x * s + y * c
+            k += 2
+        }
+        guard weight > 0 else { return (theta, rotation) }
+        let w = ShapeMatcher.warpingCost(scratch.turned, directions[i], band: ShapeMatcher.directionBand, &scratch.warp)
+        return (theta + weight * w, rotation)
+    }
+
+    /// Dynamic time warping of two runs of unit direction vectors (dx0, dy0, …,
+    /// the same count), each aligned pair costing 1 − their dot product, within
+    /// `band` steps of the diagonal; `table` holds (m + 1)² doubles.
+    static func warpingCost(_ a: [Double], _ b: [Double], band: Int, _ table: inout [Double]) -> Double {
+        let m = a.count / 2
+        let w = m + 1
+        for i in 0..<(w * w) { table[i] = .infinity }
+        table[0] = 0
+        for i in 1...m {
+            for j in max(1, i - band)...min(m, i + band) {
+                let cost = 1 - (a[2 * (i - 1)] * b[2 * (j - 1)] + a[2 * (i - 1) + 1] * b[2 * (j - 1) + 1])
+                let before = min(min(table[(i - 1) * w + j], table[i * w + j - 1]), table[(i - 1) * w + j - 1])
+                table[i * w + j] = cost + before
+            }
+        }
+        return table[m * w + m]
+    }
+
+    /// The unit direction vectors between `directionCount` points evenly spaced
+    /// along `points`, into `d` (a step of no length stays zero).
+    static func directions(_ points: [Point], samples: inout [Point], into d: inout [Double]) {
+        resample(points, count: directionCount, into: &samples)
+        for k in 0..<(directionCount - 1) {
+            let step = samples[k + 1] - samples[k]
+            let n = step.distance(to: .zero)
+            d[2 * k] = n > 1e-12 ? step.x / n : 0
+            d[2 * k + 1] = n > 1e-12 ? step.y / n : 0
+        }
     }
 
     /// Protractor's optimal angular distance between two unit vectors, with the

@@ -1,5 +1,6 @@
 /// A one-finger shape taught by example: one stroke, matched at lift against
-/// the examples in the config with Protractor (Yang Li, CHI 2010; see
+/// the examples in the config with Protractor (Yang Li, CHI 2010) and the
+/// warping of directions of Jackknife (Taranta et al., CHI 2017; see
 /// `ShapeMatcher` for the method and why it was chosen).
 ///
 /// While the finger moves the recognizer only keeps its points, in a buffer of
@@ -16,10 +17,12 @@ public final class ShapeRecognizer: Recognizer {
         public var direction = ShapeMatcher.Direction.asDrawn
         /// With `fixed`: the most a stroke may be turned to match an example, degrees.
         public var maxRotationDegrees = 15.0
-        /// The closest example must be within this angle, radians. Chosen on the
-        /// $1 logs by `gesturectl evaluate --templates` (BENCHMARKS.md): the
-        /// highest recall with 3 examples whose false accepts stay within 0.25 %.
-        public var maxDistance = 0.17
+        /// The closest example must be within this distance (`ShapeMatcher`:
+        /// the angle in radians plus the weighted warping cost of directions).
+        /// Chosen on the $1 logs by `gesturectl evaluate --templates`
+        /// (BENCHMARKS.md): the highest recall with 3 examples whose false
+        /// accepts stay within 0.25 %.
+        public var maxDistance = 0.34
         public var minLengthMM = 10.0
         public var maxDuration = Millis(10_000)
         public init() {}
@@ -175,7 +178,7 @@ extension ShapeRecognizer.Parameters {
                 "with orientation `fixed`: the most a stroke is turned to match"),
             .number(
                 "max_distance", \.maxDistance, 0...3.2,
-                "largest angle (radians) between the stroke and its closest example"),
+                "largest distance to the closest example: angle (radians) + 0.2 × directions' warping cost"),
             .number("min_length_mm", \.minLengthMM, 0...500, "shortest stroke matched"),
             .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a stroke may take"),
         ]
