@@ -31,71 +31,12 @@ mkdir -p "$m" "$logs" "$VM_SCRATCH/bin"
 # The packaged layout: a link named lisgd to gesture-run.
 ln -sf "$gesture_run" "$VM_SCRATCH/bin/lisgd"
 
-# Sxmo's bindings, in Sxmo's order (its hook without -s, which 0.3.7 lacks).
-cat > "$VM_SCRATCH/bindings" <<'B'
-1,DRUL,BR,*,bottomrightcorner
-1,DLUR,BL,*,bottomleftcorner
-1,ULDR,TL,*,topleftcorner
-1,URDL,TR,*,toprightcorner
-1,LR,B,L,rightbottomedge
-1,RL,B,L,leftbottomedge
-1,LR,L,*,rightleftedge
-1,RL,R,*,leftrightedge
-1,DU,L,*,P,upleftedge
-1,UD,L,*,P,downleftedge
-1,LR,T,*,P,righttopedge
-1,RL,T,*,P,lefttopedge
-1,DU,B,*,upbottomedge
-1,UD,B,*,downbottomedge
-1,UD,T,*,downtopedge
-1,DU,T,*,uptopedge
-2,UD,T,*,twodowntopedge
-2,UD,B,*,twodownbottomedge
-1,DU,R,*,P,uprightedge
-1,UD,R,*,P,downrightedge
-1,LR,R,S,rightrightedge_short
-1,RL,L,S,leftrightedge_short
-1,RL,*,L,longoneleft
-1,LR,*,L,longoneright
-1,DU,*,L,longoneup
-1,UD,*,L,longonedown
-1,RL,*,M,mediumoneleft
-1,LR,*,M,mediumoneright
-1,DU,*,M,mediumoneup
-1,UD,*,M,mediumonedown
-1,RL,*,*,oneleft
-1,LR,*,*,oneright
-1,DU,*,*,oneup
-1,UD,*,*,onedown
-1,DRUL,*,*,upleft
-1,URDL,*,*,downleft
-1,DLUR,*,*,upright
-1,ULDR,*,*,downright
-2,RL,*,*,twoleft
-2,LR,*,*,tworight
-2,DU,*,*,twoup
-2,UD,*,*,twodown
-3,RL,*,*,threeleft
-3,LR,*,*,threeright
-3,DU,*,*,threeup
-3,UD,*,*,threedown
-B
-# launcher NAME PROGRAM… — a script that execs PROGRAM… with the bindings, each
-# command appending its label to logs/NAME.log.
-launcher() {
-    _name=$1; shift
-    {
-        printf 'exec'
-        for _a in "$@"; do printf " '%s'" "$_a"; done
-        while IFS= read -r _b; do
-            printf " -g '%s,echo %s >> %s/%s.log'" "${_b%,*}" "${_b##*,}" "$logs" "$_name"
-        done < "$VM_SCRATCH/bindings"
-        printf '\n'
-    } > "$VM_SCRATCH/run-$_name.sh"
-}
+# Sxmo's bindings and options (Tests/vm/sxmo_lisgd.sh); each command appends its label to logs/READER.log.
+. "$VM_REPO/Tests/vm/sxmo_lisgd.sh"
+launcher() { _n=$1; shift; sxmo_launcher "$VM_SCRATCH/run-$_n.sh" "$logs/$_n.log" label "$@"; }
 readers="lisgd gestured"
-launcher lisgd lisgd -d "$node" -w 720 -h 1440 -t 125 -T 60
-launcher gestured "$VM_SCRATCH/bin/lisgd" -d "$node" -w 720 -h 1440 -t 125 -T 60
+launcher lisgd lisgd -d "$node" $SXMO_LISGD_OPTIONS
+launcher gestured "$VM_SCRATCH/bin/lisgd" -d "$node" $SXMO_LISGD_OPTIONS
 # BENCH_VARIANTS="LABEL=GESTURE_RUN ...": more readers, other builds of gesture-run
 # (each through its own link named lisgd), named v-LABEL, on the same playbacks.
 for _v in ${BENCH_VARIANTS:-}; do
@@ -103,7 +44,7 @@ for _v in ${BENCH_VARIANTS:-}; do
     [ -x "${_v#*=}" ] || vm_abort "variant $_l: no ${_v#*=}"
     mkdir -p "$VM_SCRATCH/bin-$_l"
     ln -sf "${_v#*=}" "$VM_SCRATCH/bin-$_l/lisgd"
-    launcher "$_l" "$VM_SCRATCH/bin-$_l/lisgd" -d "$node" -w 720 -h 1440 -t 125 -T 60
+    launcher "$_l" "$VM_SCRATCH/bin-$_l/lisgd" -d "$node" $SXMO_LISGD_OPTIONS
     readers="$readers $_l"
 done
 
