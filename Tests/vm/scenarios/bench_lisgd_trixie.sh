@@ -39,7 +39,7 @@ for d in "$peer"/*.deb; do
     case "$(basename "$d")" in lisgd_*) ;; *) cp "$d" "$VM_SCRATCH/peer-debs/" ;; esac
 done
 if ls "$VM_SCRATCH/peer-debs/"*.deb > /dev/null 2>&1; then
-    apt_offline install "$VM_SCRATCH/peer-debs/"*.deb > "$VM_SCRATCH/apt-peer.log" 2>&1 \
+    apt_offline install --no-install-recommends "$VM_SCRATCH/peer-debs/"*.deb > "$VM_SCRATCH/apt-peer.log" 2>&1 \
         || vm_abort "apt install of lisgd's libraries failed: $(tail -n 20 "$VM_SCRATCH/apt-peer.log")"
 fi
 dpkg-deb -x "$peer_deb" "$VM_SCRATCH/peer" || vm_abort "dpkg-deb -x $(basename "$peer_deb") failed"
