@@ -33,7 +33,12 @@ public struct LisgdTranslation: Sendable {
     public var gesturedTOML: String
     public var actionsTOML: String
     /// Recognizer names in config order, with what each runs.
-    public var routes: [(name: String, route: Route)]
+    public var routes: [(name: String, route: Route)] {
+        didSet { routeIndex = Self.index(of: routes) }
+    }
+    /// Each recognizer's place in `routes`, by name: an event's route is found
+    /// with one hash, not by comparing names down the list.
+    private var routeIndex: [String: Int] = [:]
     /// Where the translation differs from lisgd or guesses (for stderr and for
     /// comments in the printed config).
     public var notes: [String]
@@ -41,7 +46,14 @@ public struct LisgdTranslation: Sendable {
     public var mmPerPx: Double
 
     /// The route of a recognizer by name.
-    public func route(named name: String) -> Route? { routes.first { $0.name == name }?.route }
+    public func route(named name: String) -> Route? { routeIndex[name].map { routes[$0].route } }
+
+    private static func index(of routes: [(name: String, route: Route)]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        // The first of a name, as a search down the list would find it.
+        for (i, r) in routes.enumerated().reversed() { index[r.name] = i }
+        return index
+    }
 
     /// Binding names read as lisgd's: b05_1_LR_B_L is the fifth -g.
     static func name(of b: LisgdBinding, width: Int) -> String {
@@ -88,6 +100,7 @@ public struct LisgdTranslation: Sendable {
         gesturedTOML = toml
         actionsTOML = actions
         self.routes = routes
+        routeIndex = Self.index(of: routes)
         self.notes = notes
         mmPerPx = m.scale
     }
@@ -360,6 +373,12 @@ public struct LisgdTranslation: Sendable {
     /// The binding an event runs, if any: a recognized swipe, or a slider's
     /// began or changed with the step of a bound sign.
     public func binding(for e: GestureEvent) -> LisgdBinding? {
+        // Most events are failures (every recognizer that did not take a stroke
+        // says so): they run nothing, whatever their route.
+        switch e.state {
+        case .recognized, .began, .changed: break
+        case .possible, .ended, .cancelled, .failed: return nil
+        }
         guard let route = route(named: e.name) else { return nil }
         switch route {
         case .swipe(let b):

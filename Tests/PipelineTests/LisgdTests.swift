@@ -339,6 +339,45 @@ struct LisgdStrokeTests {
         return out
     }
 
+    /// The swipes and sliders of one arena work out each frame's motion once
+    /// (SharedMotion); every event, failures and their reasons included, is what
+    /// the same recognizers give each working out its own.
+    @Test func recognizersSharingTheirMotionDecideAsEachAloneWould() throws {
+        let args =
+            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
+        let o = try LisgdOptions.parse(args)
+        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
+        let c = try t.configuration()
+        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
+        let geometry = try #require(c.geometry(for: device))
+        let shared = c.makeArena(device: device.name)
+        let alone = Arena(device: device.name)
+        // As Configuration.makeArena adds them, each with a recognizer of its own.
+        var index: [String: Int] = [:]
+        for (i, r) in c.recognizers.enumerated() { index[r.name] = i }
+        for r in c.recognizers {
+            alone.add(
+                name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
+                relations: Relations(
+                    requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
+                    simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
+                    canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
+        }
+        var decoder = SlotDecoder(device: device, geometry: geometry)
+        var a: [GestureEvent] = [], b: [GestureEvent] = []
+        for e in raw where decoder.feed(e) {
+            shared.handle(decoder.lastFrame, into: &a)
+            alone.handle(decoder.lastFrame, into: &b)
+        }
+        #expect(c.recognizers.count == 43)
+        #expect(a.count == b.count)
+        #expect(a.filter { $0.state == .recognized }.count > 10)
+        for (x, y) in zip(a, b) where x != y {
+            Issue.record("shared: \(x.json)\nalone:  \(y.json)")
+            break
+        }
+    }
+
     @Test func everyStrokeFiresTheBindingLisgdFires() throws {
         let list = try strokes()
         #expect(list.count == 49)

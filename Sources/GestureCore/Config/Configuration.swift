@@ -74,14 +74,18 @@ public enum RecognizerParameters: Sendable, Equatable {
     /// The pairs of `bounds` whose lower bound is above their upper one.
     public var crossedBounds: [Bounds] { bounds.filter { $0.lower > $0.upper } }
 
-    public func makeRecognizer() -> any Recognizer {
+    public func makeRecognizer() -> any Recognizer { makeRecognizer(sharing: SharedMotion()) }
+
+    /// A recognizer whose per-frame motion, if it follows one (swipe, pan), is
+    /// worked out once for all that share `motion` (those of one arena).
+    func makeRecognizer(sharing motion: SharedMotion) -> any Recognizer {
         switch self {
         case .tap(let p): TapRecognizer(p)
-        case .pan(let p): PanRecognizer(p)
+        case .pan(let p): PanRecognizer(p, sharing: motion)
         case .circle(let p): CircleRecognizer(p)
         case .checkmark(let p): CheckmarkRecognizer(p)
         case .tickle(let p): TickleRecognizer(p)
-        case .swipe(let p): SwipeRecognizer(p)
+        case .swipe(let p): SwipeRecognizer(p, sharing: motion)
         case .longPress(let p): LongPressRecognizer(p)
         case .pinch(let p): TwoFingerTransformRecognizer(.pinch, p)
         case .rotate(let p): TwoFingerTransformRecognizer(.rotate, p)
@@ -196,9 +200,10 @@ public struct Configuration: Sendable, Equatable {
         let arena = Arena(device: device)
         var index: [String: Int] = [:]
         for (i, r) in recognizers.enumerated() { index[r.name] = i }
+        let motion = SharedMotion()
         for r in recognizers {
             arena.add(
-                name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
+                name: r.name, recognizer: r.parameters.makeRecognizer(sharing: motion), filter: r.filter,
                 relations: Relations(
                     requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
                     simultaneousWith: r.simultaneousWith.compactMap { index[$0] },

@@ -47,17 +47,23 @@ public final class PanRecognizer: Recognizer {
     public let parameters: Parameters
     public var fingers: ClosedRange<Int> { parameters.minFingers...max(parameters.minFingers, parameters.maxFingers) }
     private var state = State.idle
-    private var centroidTranslation = CentroidTranslation()
-    private var velocity = VelocityEstimate()
+    /// The centroid's translation and velocity, worked out once per frame for
+    /// all the swipes and pans of an arena (`SharedMotion`).
+    private var motion = Motion()
+    private let shared: SharedMotion
     /// A slider's last reported step, in steps from where it started.
     private var level = 0
 
-    public init(_ parameters: Parameters) { self.parameters = parameters }
+    public convenience init(_ parameters: Parameters) { self.init(parameters, sharing: SharedMotion()) }
+
+    init(_ parameters: Parameters, sharing shared: SharedMotion) {
+        self.parameters = parameters
+        self.shared = shared
+    }
 
     public func reset() {
         state = .idle
-        centroidTranslation.reset()
-        velocity.reset()
+        shared.reset(&motion)
         level = 0
     }
 
@@ -72,8 +78,8 @@ public final class PanRecognizer: Recognizer {
 
     public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
         guard case .frame(let input) = event else { return .none }  // no timer
-        let t = centroidTranslation.update(frame)
-        velocity.add(t, at: frame.time)
+        shared.advance(&motion, by: frame)
+        let t = motion.translation
         if parameters.stepMM > 0 { return slide(frame, t, input) }
         switch state {
         case .idle, .tracking:
@@ -137,7 +143,7 @@ public final class PanRecognizer: Recognizer {
 
     private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput, step: Int? = nil) -> Report {
         Report(
-            detail: .pan(translation: t, velocity: velocity.mmPerSecond), fingers: input.maxFingers,
+            detail: .pan(translation: t, velocity: motion.velocity.mmPerSecond), fingers: input.maxFingers,
             location: frame.centroid, locationNormalised: frame.centroidNormalised, step: step)
     }
 }
@@ -150,8 +156,11 @@ public final class PanRecognizer: Recognizer {
 struct VelocityEstimate {
     static let window = Millis(80)
     static let minimumSpan = Millis(10)
-    private var ringTime = [EventTime](repeating: .zero, count: 8)
-    private var ringTranslation = [Point](repeating: .zero, count: 8)
+    /// The ring, kept in place (a tuple, not an array): copying an estimate (a
+    /// `Motion` taken from `SharedMotion`) copies values, with no storage to share
+    /// and copy again on the next write.
+    private var ringTime = EightValues<EventTime>(.zero)
+    private var ringTranslation = EightValues<Point>(.zero)
     private var next = 0
     private var count = 0
 
@@ -181,6 +190,40 @@ struct VelocityEstimate {
         let span = ringTime[newest] - ringTime[oldest]
         guard span.value >= 0 else { return .zero }
         return (ringTranslation[newest] - ringTranslation[oldest]) / max(span, Self.minimumSpan).seconds
+    }
+}
+
+/// Eight values in place, indexed 0…7 (masked: never out of bounds).
+struct EightValues<Element> {
+    private var v: (Element, Element, Element, Element, Element, Element, Element, Element)
+
+    init(_ value: Element) { v = (value, value, value, value, value, value, value, value) }
+
+    subscript(i: Int) -> Element {
+        get {
+            switch i & 7 {
+            case 0: v.0
+            case 1: v.1
+            case 2: v.2
+            case 3: v.3
+            case 4: v.4
+            case 5: v.5
+            case 6: v.6
+            default: v.7
+            }
+        }
+        set {
+            switch i & 7 {
+            case 0: v.0 = newValue
+            case 1: v.1 = newValue
+            case 2: v.2 = newValue
+            case 3: v.3 = newValue
+            case 4: v.4 = newValue
+            case 5: v.5 = newValue
+            case 6: v.6 = newValue
+            default: v.7 = newValue
+            }
+        }
     }
 }
 

@@ -85,24 +85,26 @@ public final class SwipeRecognizer: Recognizer {
     public let parameters: Parameters
     public var fingers: ClosedRange<Int> { parameters.fingers...parameters.fingers }
     private var state = State.idle
-    /// Landing and lifting fingers do not count as travel.
-    private var centroidTranslation = CentroidTranslation()
-    private var velocity = VelocityEstimate()
-    private var path = 0.0
-    private var lastTranslation = Point.zero
+    /// The centroid's travel, path and velocity (landing and lifting fingers do
+    /// not count as travel), worked out once per frame for all the swipes and pans
+    /// of an arena (`SharedMotion`).
+    private var motion = Motion()
+    private let shared: SharedMotion
 
     /// Below this share of `minSpeedMMPerS` over the last 80 ms, the finger
     /// stopped before lifting (a swipe easing out slows to about half).
     static let stoppedFraction = 0.25
 
-    public init(_ parameters: Parameters) { self.parameters = parameters }
+    public convenience init(_ parameters: Parameters) { self.init(parameters, sharing: SharedMotion()) }
+
+    init(_ parameters: Parameters, sharing shared: SharedMotion) {
+        self.parameters = parameters
+        self.shared = shared
+    }
 
     public func reset() {
         state = .idle
-        centroidTranslation.reset()
-        velocity.reset()
-        path = 0
-        lastTranslation = .zero
+        shared.reset(&motion)
     }
 
     public var deadline: EventTime? {
@@ -132,21 +134,20 @@ public final class SwipeRecognizer: Recognizer {
     }
 
     private func track(_ frame: borrowing TouchFrame, _ input: TouchInput, since: EventTime, start: Point) -> Proposal {
-        let translation = centroidTranslation.update(frame)
-        path += translation.distance(to: lastTranslation)
-        lastTranslation = translation
-        velocity.add(translation, at: frame.time)
+        shared.advance(&motion, by: frame)
         guard input.isLast else {
             state = .tracking(since: since, start: start)
             return .none
         }
         let p = parameters
+        let translation = motion.translation
+        let path = motion.path
         let distance = translation.length
         if distance < p.minDistanceMM { return fail(.tooShort(distance, min: p.minDistanceMM)) }
         let speed = distance / max((frame.time - since).seconds, 0.001)
         if speed < p.minSpeedMMPerS { return fail(.tooSlow(speed, min: p.minSpeedMMPerS)) }
         // A finger easing out still moves; one that stopped has all but halted.
-        let endSpeed = velocity.mmPerSecond.length
+        let endSpeed = motion.velocity.mmPerSecond.length
         let stopped = p.minSpeedMMPerS * Self.stoppedFraction
         if endSpeed < stopped { return fail(.stoppedBeforeLift(endSpeed, min: stopped)) }
         let straightness = path > 0 ? distance / path : 1

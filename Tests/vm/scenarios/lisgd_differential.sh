@@ -45,73 +45,14 @@ vm_assert "it names the udev rule" grep -q '70-gestured-touchscreen.rules' "$VM_
 setfacl -m "u:$user:r" "$node" || vm_abort "setfacl on $node failed"
 vm_assert_not "the user still cannot read the keyboard" as_user sh -c "exec 3< $kbd" 2>/dev/null
 
-# --- The bindings: Sxmo's, in Sxmo's order; each command logs its label.
+# --- The bindings: Sxmo's, in Sxmo's order (Tests/vm/sxmo_lisgd.sh); each command
+# appends "UPTIME LABEL" to its reader's log.
+. "$VM_REPO/Tests/vm/sxmo_lisgd.sh"
 logs=$VM_SCRATCH/logs
 mkdir -p "$logs"; chmod 1777 "$logs"
-cat > "$VM_SCRATCH/bindings" <<'B'
-1,DRUL,BR,*,bottomrightcorner
-1,DLUR,BL,*,bottomleftcorner
-1,ULDR,TL,*,topleftcorner
-1,URDL,TR,*,toprightcorner
-1,LR,B,L,rightbottomedge
-1,RL,B,L,leftbottomedge
-1,LR,L,*,rightleftedge
-1,RL,R,*,leftrightedge
-1,DU,L,*,P,upleftedge
-1,UD,L,*,P,downleftedge
-1,LR,T,*,P,righttopedge
-1,RL,T,*,P,lefttopedge
-1,DU,B,*,upbottomedge
-1,UD,B,*,downbottomedge
-1,UD,T,*,downtopedge
-1,DU,T,*,uptopedge
-2,UD,T,*,twodowntopedge
-2,UD,B,*,twodownbottomedge
-1,DU,R,*,P,uprightedge
-1,UD,R,*,P,downrightedge
-1,LR,R,S,rightrightedge_short
-1,RL,L,S,leftrightedge_short
-1,RL,*,L,longoneleft
-1,LR,*,L,longoneright
-1,DU,*,L,longoneup
-1,UD,*,L,longonedown
-1,RL,*,M,mediumoneleft
-1,LR,*,M,mediumoneright
-1,DU,*,M,mediumoneup
-1,UD,*,M,mediumonedown
-1,RL,*,*,oneleft
-1,LR,*,*,oneright
-1,DU,*,*,oneup
-1,UD,*,*,onedown
-1,DRUL,*,*,upleft
-1,URDL,*,*,downleft
-1,DLUR,*,*,upright
-1,ULDR,*,*,downright
-2,RL,*,*,twoleft
-2,LR,*,*,tworight
-2,DU,*,*,twoup
-2,UD,*,*,twodown
-3,RL,*,*,threeleft
-3,LR,*,*,threeright
-3,DU,*,*,threeup
-3,UD,*,*,threedown
-B
-# launcher NAME PROGRAM… — a script that execs PROGRAM… with the bindings, each
-# command appending "UPTIME LABEL" to logs/NAME.log (shell builtins only: lisgd
-# waits for every command).
-launcher() {
-    _name=$1; shift
-    {
-        printf 'exec'
-        for _a in "$@"; do printf " '%s'" "$_a"; done
-        while IFS= read -r _b; do
-            printf " -g '%s,read t _ < /proc/uptime; echo \"\$t %s\" >> %s/%s.log'" "${_b%,*}" "${_b##*,}" "$logs" "$_name"
-        done < "$VM_SCRATCH/bindings"
-        printf '\n'
-    } > "$VM_SCRATCH/run-$_name.sh"
-}
-launcher lisgd lisgd -d "$node" -w 720 -h 1440 -t 125 -T 60
-launcher gesturectl "$VM_GESTURECTL" lisgd -d "$node" -w 720 -h 1440 -t 125 -T 60
+launcher() { _n=$1; shift; sxmo_launcher "$VM_SCRATCH/run-$_n.sh" "$logs/$_n.log" uptime "$@"; }
+launcher lisgd lisgd -d "$node" $SXMO_LISGD_OPTIONS
+launcher gesturectl "$VM_GESTURECTL" lisgd -d "$node" $SXMO_LISGD_OPTIONS
 launcher gesturectl-own-extent "$VM_GESTURECTL" lisgd -d "$node" -t 125 -T 60
 
 sh "$VM_SCRATCH/run-lisgd.sh" > "$VM_SCRATCH/lisgd.out" 2> "$VM_SCRATCH/lisgd.err" &
