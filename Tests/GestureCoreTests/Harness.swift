@@ -14,15 +14,62 @@ func testDevice(name: String = "test panel") -> DeviceDescription {
     return d
 }
 
+/// Kernel-style multitouch events on fake time, written a frame at a time: what
+/// the test scenarios play into a decoder. `endFrame(after:)` closes a frame.
+struct KernelEvents {
+    private(set) var now = EventTime(microseconds: 1_000_000)
+    private var pending: [RawEvent] = []
+    private var trackingID: Int32 = 100
+    private var currentSlot: Int32 = -1
+
+    private mutating func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        pending.append(RawEvent(time: now, type: type, code: code, value: value))
+    }
+    private mutating func slot(_ s: Int) {
+        if currentSlot != Int32(s) {
+            emit(EV.ABS, ABS.MT_SLOT, Int32(s))
+            currentSlot = Int32(s)
+        }
+    }
+    mutating func down(_ s: Int, at p: Point) {
+        slot(s)
+        trackingID += 1
+        emit(EV.ABS, ABS.MT_TRACKING_ID, trackingID)
+        move(s, to: p)
+    }
+    /// `p` in mm on the panel as built; only the coordinates asked, as the kernel
+    /// sends only those that changed.
+    mutating func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) {
+        slot(s)
+        if x { emit(EV.ABS, ABS.MT_POSITION_X, Int32((p.x * 10).rounded())) }
+        if y { emit(EV.ABS, ABS.MT_POSITION_Y, Int32((p.y * 10).rounded())) }
+    }
+    mutating func up(_ s: Int) {
+        slot(s)
+        emit(EV.ABS, ABS.MT_TRACKING_ID, -1)
+    }
+    mutating func palm(_ s: Int) {
+        slot(s)
+        emit(EV.ABS, ABS.MT_TOOL_TYPE, MTTool.palm)
+    }
+    /// The frame's events, closed by SYN_REPORT `ms` after the previous frame.
+    mutating func endFrame(after ms: Double) -> [RawEvent] {
+        pass(ms: ms)
+        for i in pending.indices { pending[i].time = now }
+        emit(EV.SYN, SYN.REPORT, 0)
+        defer { pending.removeAll() }
+        return pending
+    }
+    mutating func pass(ms: Double) { now = now + Millis(ms) }
+}
+
 /// Drives the real decoder and arena with kernel-style events on fake time:
 /// `down(0, at: mm(10, 20))`, `sync()`, `advance(ms: 300)`, then look at `events`.
 final class Scenario {
     var decoder: SlotDecoder
     let arena: Arena
-    private(set) var now = EventTime(microseconds: 1_000_000)
-    private var pending: [RawEvent] = []
-    private var trackingID: Int32 = 100
-    private var currentSlot: Int32 = -1
+    private var input = KernelEvents()
+    var now: EventTime { input.now }
     var events: [GestureEvent] = []
     var frames: [TouchFrame] = []
     /// The arena's trace of every recognizer, and the bugs it saw.
@@ -43,49 +90,21 @@ final class Scenario {
 
     convenience init(_ recognizers: RecognizerConfig...) { self.init(recognizers) }
 
-    private func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        pending.append(RawEvent(time: now, type: type, code: code, value: value))
-    }
-    private func slot(_ s: Int) {
-        if currentSlot != Int32(s) {
-            emit(EV.ABS, ABS.MT_SLOT, Int32(s))
-            currentSlot = Int32(s)
-        }
-    }
-    func down(_ s: Int, at p: Point) {
-        slot(s)
-        trackingID += 1
-        emit(EV.ABS, ABS.MT_TRACKING_ID, trackingID)
-        move(s, to: p)
-    }
+    func down(_ s: Int, at p: Point) { input.down(s, at: p) }
     /// `p` in mm on the panel as built (before any rotation).
-    func move(_ s: Int, to p: Point) {
-        slot(s)
-        emit(EV.ABS, ABS.MT_POSITION_X, Int32((p.x * 10).rounded()))
-        emit(EV.ABS, ABS.MT_POSITION_Y, Int32((p.y * 10).rounded()))
-    }
-    func up(_ s: Int) {
-        slot(s)
-        emit(EV.ABS, ABS.MT_TRACKING_ID, -1)
-    }
-    func palm(_ s: Int) {
-        slot(s)
-        emit(EV.ABS, ABS.MT_TOOL_TYPE, MTTool.palm)
-    }
+    func move(_ s: Int, to p: Point) { input.move(s, to: p) }
+    func up(_ s: Int) { input.up(s) }
+    func palm(_ s: Int) { input.palm(s) }
     /// Closes the frame `ms` after the previous one and runs it through.
     func sync(after ms: Double = 10) {
-        now = now + Millis(ms)
-        for i in pending.indices { pending[i].time = now }
-        emit(EV.SYN, SYN.REPORT, 0)
-        for e in pending where decoder.feed(e) {
+        for e in input.endFrame(after: ms) where decoder.feed(e) {
             frames.append(decoder.lastFrame)
             arena.handle(decoder.lastFrame, into: &events)
         }
-        pending.removeAll()
     }
     /// Lets fake time pass, firing recognizer timers.
     func advance(ms: Double) {
-        now = now + Millis(ms)
+        input.pass(ms: ms)
         arena.advance(to: now, into: &events)
     }
 

@@ -15,10 +15,8 @@ private final class TwinScenario {
     var appFrames: [TouchFrame] = []
     var decisions: [TwinRelay.Decision] = []
     var events: [GestureEvent] = []
-    private(set) var now = EventTime(microseconds: 1_000_000)
-    private var pending: [RawEvent] = []
-    private var trackingID: Int32 = 100
-    private var currentSlot: Int32 = -1
+    private var input = KernelEvents()
+    var now: EventTime { input.now }
 
     init(_ recognizers: [RecognizerConfig], hold: Millis = DeviceRule.defaultHold) {
         let d = testDevice()
@@ -28,48 +26,23 @@ private final class TwinScenario {
         relay = TwinRelay(description: device, hold: hold)
     }
 
-    private func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        pending.append(RawEvent(time: now, type: type, code: code, value: value))
-    }
-    private func slot(_ s: Int) {
-        if currentSlot != Int32(s) {
-            emit(EV.ABS, ABS.MT_SLOT, Int32(s))
-            currentSlot = Int32(s)
-        }
-    }
-    func down(_ s: Int, at p: Point) {
-        slot(s)
-        trackingID += 1
-        emit(EV.ABS, ABS.MT_TRACKING_ID, trackingID)
-        move(s, to: p)
-    }
+    func down(_ s: Int, at p: Point) { input.down(s, at: p) }
     /// Sends only the coordinates that changed, as the kernel does.
-    func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) {
-        slot(s)
-        if x { emit(EV.ABS, ABS.MT_POSITION_X, Int32((p.x * 10).rounded())) }
-        if y { emit(EV.ABS, ABS.MT_POSITION_Y, Int32((p.y * 10).rounded())) }
-    }
-    func up(_ s: Int) {
-        slot(s)
-        emit(EV.ABS, ABS.MT_TRACKING_ID, -1)
-    }
+    func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) { input.move(s, to: p, x: x, y: y) }
+    func up(_ s: Int) { input.up(s) }
     /// Ends the frame `ms` after the last: the daemon's order, device event by
     /// device event into the pipeline, then the relay; its output to the twin.
     func sync(after ms: Double = 10) {
-        now = now + Millis(ms)
-        for i in pending.indices { pending[i].time = now }
-        emit(EV.SYN, SYN.REPORT, 0)
-        for e in pending {
+        for e in input.endFrame(after: ms) {
             if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
             if relay.feed(e) {
                 decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.deviceTouches), at: e.time))
             }
         }
-        pending.removeAll()
         flush()
     }
     func advance(ms: Double) {
-        now = now + Millis(ms)
+        input.pass(ms: ms)
         arena.advance(to: now, into: &events)
         if let d = relay.advance(to: now, arena.consumeOutlook(fingers: relay.deviceTouches)) { decisions.append(d) }
         flush()
