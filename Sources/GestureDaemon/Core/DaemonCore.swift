@@ -708,33 +708,22 @@ public struct DaemonCore {
         }
         var resyncs = 0
         let clamped = d.pipeline.decoder.clampedCount
-        if d.relay == nil {
-            for i in inputs {
-                switch i {
-                case .event(let e): d.pipeline.feed(e)
-                case .dropped:
-                    d.pipeline.beginResync()
-                    resyncs += 1
+        for i in inputs {
+            switch i {
+            case .event(let e):
+                d.pipeline.feed(e)
+                // An exclusive device's frame goes through the arena first, then
+                // the relay decides what the twin gets of it with what the arena
+                // made of it.
+                if d.relay != nil, d.relay!.feed(e) {
+                    _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.deviceTouches), at: e.time)
                 }
+            case .dropped:
+                d.pipeline.beginResync()
+                resyncs += 1
             }
-        } else {
-            // Each frame goes through the arena first, then the relay decides
-            // what the twin gets of it with what the arena made of it.
-            for i in inputs {
-                switch i {
-                case .event(let e):
-                    d.pipeline.feed(e)
-                    if d.relay!.feed(e) {
-                        _ = d.relay!.endFrame(
-                            d.pipeline.arena.consumeOutlook(fingers: d.relay!.deviceTouches), at: e.time)
-                    }
-                case .dropped:
-                    d.pipeline.beginResync()
-                    resyncs += 1
-                }
-            }
-            writeTwin(syspath, d, into: &actions)
         }
+        writeTwin(syspath, d, into: &actions)
         publish(d.pipeline, into: &actions)
         if clamped == 0, let first = d.pipeline.decoder.firstClamped {
             log(
