@@ -113,22 +113,29 @@ play() {
 }
 # The times of the frames the next play writes.
 times_from() { tail -n +"$(( $1 + 1 ))" "$S/played.times"; }
+# drag_latency NODE NAME EVENTS: plays EVENTS (a drag of 120 frames) while a reader
+# times NODE's frames; $S/NAME.latency gets the player's write to the frame read (ms).
+drag_latency() {
+    python3 "$tools/frame_times.py" "$1" "$S/$2.read" &
+    reader=$!
+    _vm_track $reader
+    vm_wait_until 10 vm_pid_holds "$reader" "$1" || vm_fail "frame_times.py did not open $1"
+    n0=$(wc -l < "$S/played.times")
+    play "$3"
+    vm_wait_until 20 sh -c "[ \$(wc -l < '$S/$2.read') -ge 120 ]" \
+        || vm_fail "the reader of $1 saw $(wc -l < "$S/$2.read") of 120 drag frames"
+    kill "$reader"
+    times_from "$n0" > "$S/$2.played"
+    python3 "$tools/latency_join.py" "$S/$2.played" "$S/$2.read" > "$S/$2.latency"
+}
 
 # libinput on the panel itself, as a compositor has it open before gestured starts.
 mkdir -p "$(_vm_dev panel)" && echo "$node" > "$(_vm_dev panel)/node"
 vm_libinput_start panel || vm_abort "libinput cannot read the panel"
 
 # The drag read from the panel itself: the latency without gestured.
-python3 "$tools/frame_times.py" "$node" "$S/base.read" &
-reader=$!
-_vm_track $reader
-vm_wait_until 10 vm_pid_holds "$reader" "$node" || vm_fail "frame_times.py did not open $node"
-n0=$(wc -l < "$S/played.times")
-play "$S/drag.events"
-vm_wait_until 20 sh -c "[ \$(wc -l < '$S/base.read') -ge 120 ]" || vm_fail "the panel's reader saw $(wc -l < "$S/base.read") of 120 drag frames"
-kill "$reader"
-times_from "$n0" > "$S/base.played"
-base=$(python3 "$tools/latency_join.py" "$S/base.played" "$S/base.read")
+drag_latency "$node" base "$S/drag.events"
+base=$(cat "$S/base.latency")
 vm_note "the panel itself, player's write to the frame read (ms): $base"
 vm_libinput_wait panel TOUCH_UP 1 20
 panel_downs=$(vm_libinput_count panel TOUCH_DOWN)
@@ -213,16 +220,8 @@ vm_assert_eq "twin TOUCH_UP after the swipe released by the bound" 2 "$(vm_libin
 grep '[[:space:]]TOUCH_CANCEL[[:space:]]' "$(_vm_dev twin)/libinput.log" | tail -n1 | sed 's/^/note: libinput: /' >> "$_vm_details"
 
 # 6. The added latency of a forwarded drag.
-python3 "$tools/frame_times.py" "$twin" "$S/twin.read" &
-reader=$!
-_vm_track $reader
-vm_wait_until 10 vm_pid_holds "$reader" "$twin" || vm_fail "frame_times.py did not open $twin"
-n0=$(wc -l < "$S/played.times")
-play "$S/drag-2.events"
-vm_wait_until 20 sh -c "[ \$(wc -l < '$S/twin.read') -ge 120 ]" || vm_fail "the twin's reader saw $(wc -l < "$S/twin.read") of 120 drag frames"
-kill "$reader"
-times_from "$n0" > "$S/twin.played"
-through=$(python3 "$tools/latency_join.py" "$S/twin.played" "$S/twin.read")
+drag_latency "$twin" twin "$S/drag-2.events"
+through=$(cat "$S/twin.latency")
 vm_note "through gestured to the twin, player's write to the twin's frame (ms): $through"
 vm_libinput_wait twin TOUCH_UP 3 20 || vm_fail "the drag did not reach the twin"
 vm_assert_eq "twin TOUCH_DOWN after the drag" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
