@@ -36,7 +36,7 @@ private final class TwinScenario {
         for e in input.endFrame(after: ms) {
             if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
             if relay.feed(e) {
-                decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.deviceTouches), at: e.time))
+                decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
             }
         }
         flush()
@@ -44,7 +44,7 @@ private final class TwinScenario {
     func advance(ms: Double) {
         input.pass(ms: ms)
         arena.advance(to: now, into: &events)
-        if let d = relay.advance(to: now, arena.consumeOutlook(fingers: relay.deviceTouches)) { decisions.append(d) }
+        if let d = relay.advance(to: now, arena.consumeOutlook(fingers: relay.outlookFingers)) { decisions.append(d) }
         flush()
     }
     /// Every write to the twin, as "CODE VALUE" lines per frame (MT axes only).
@@ -206,6 +206,61 @@ struct TwinRelayTests {
         s.advance(ms: 310)
         #expect(s.relay.withheldTouches == 0)
         #expect(s.appLog == ["began at 80,50", "began at 120,50", "began at 140,50"])
+    }
+
+    @Test func aWithheldFingerThatLiftsBeforeTheDecisionStillReachesTheApps() {
+        let s = TwinScenario([threeFingerSwipe()], hold: Millis(300))
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        s.down(1, at: mm(120, 50))
+        s.sync()
+        // A third finger taps: withheld while the three-finger swipe could
+        // take the sequence, which it cannot once the finger is up again.
+        s.down(2, at: mm(140, 50))
+        s.sync()
+        #expect(s.relay.withheldTouches == 1)
+        #expect(s.appLog == ["began at 80,50", "began at 120,50"])
+        s.up(2)
+        s.sync(after: 40)
+        #expect(s.relay.withheldTouches == 0)
+        #expect(s.appLog == ["began at 80,50", "began at 120,50"], "still held: the swipe could take the three")
+        s.advance(ms: 300)
+        #expect(
+            s.appLog == ["began at 80,50", "began at 120,50", "began at 140,50", "ended"],
+            "the apps get the third finger's tap, at its place, when the bound passes")
+        #expect(s.relay.nextDeadline == nil)
+        s.up(0)
+        s.up(1)
+        s.sync(after: 40)
+        #expect(s.relay.twinTouches == 0)
+        #expect(s.appLog.filter { $0 == "ended" }.count == 3)
+    }
+
+    @Test func aWithheldFingerThatLiftsBeforeASwipeTakesTheSequenceIsNeverSeen() {
+        let s = TwinScenario([threeFingerSwipe()])
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        s.down(1, at: mm(100, 50))
+        s.down(2, at: mm(120, 50))
+        s.sync()
+        for step in 1...6 {
+            let dx = Double(step) * 8
+            s.move(0, to: mm(80 + dx, 50), y: false)
+            s.move(1, to: mm(100 + dx, 50), y: false)
+            s.move(2, to: mm(120 + dx, 50), y: false)
+            s.sync(after: 12)
+        }
+        // The fingers that joined lift a frame before the first: the swipe
+        // takes the sequence at the first's lift.
+        s.up(1)
+        s.up(2)
+        s.sync(after: 12)
+        s.up(0)
+        s.sync(after: 12)
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["three recognized"])
+        #expect(s.appLog == ["began at 80,50", "cancelled"], "the joined fingers never reach the apps")
+        #expect(s.relay.twinTouches == 0)
+        #expect(s.relay.mode == .idle)
     }
 
     @Test func aSlowEdgeSwipeReleasedByTheBoundEndsAsAPalmAndTheNextTapArrives() {

@@ -1,7 +1,7 @@
 /// What an exclusive device's twin gets: the decision, per frame, of which
 /// touches the apps see, and the events that carry it out. Pure: the daemon
 /// feeds it the events it read from the grabbed device and the consuming
-/// recognizers' outlook (`Arena.consumeOutlook`), and writes `output` to the
+/// recognizers' outlook (`Arena.consumeOutlook` for `outlookFingers`), and writes `output` to the
 /// uinput twin in the same loop turn.
 ///
 /// Per touch sequence (first finger down to last finger up):
@@ -83,6 +83,12 @@ public struct TwinRelay {
     /// consuming recognizer could take it with that touch: kept from the twin
     /// until it is decided, as a held sequence is.
     private var withheld: [Bool]
+    /// The tracking ID each withheld touch had when it was withheld.
+    private var withheldIDs: [Int32]
+    /// Withheld touches that lifted before the decision, by slot: the slot's
+    /// values as last seen down. If the apps get the sequence after all, they
+    /// get these touches too, down and up at once, as a held tap is replayed.
+    private var lifted: [[Int32]?]
     private var withheldSince: EventTime?
 
     /// A value the twin has never been sent: it differs from every real one.
@@ -128,6 +134,8 @@ public struct TwinRelay {
             slot: -1, mt: twinMT, abs: Array(repeating: Self.unknown, count: absCodes.count),
             keys: Array(repeating: 0, count: keyCodes.count))
         withheld = Array(repeating: false, count: slots)
+        withheldIDs = Array(repeating: -1, count: slots)
+        lifted = Array(repeating: nil, count: slots)
         output.reserveCapacity(64)
     }
 
@@ -161,6 +169,17 @@ public struct TwinRelay {
 
     /// Touches down on the device now.
     public var deviceTouches: Int { liveTouches(device) }
+    /// The fingers to ask the consuming recognizers' outlook for
+    /// (`Arena.consumeOutlook(fingers:)`): those down, and the withheld ones
+    /// that lifted undecided, with which a recognizer of that many fingers
+    /// could still take the sequence.
+    public var outlookFingers: Int {
+        var n = deviceTouches
+        for s in 0..<slots where lifted[s] != nil || (withheld[s] && device.mt[s * mtCodes.count] != withheldIDs[s]) {
+            n += 1
+        }
+        return n
+    }
     /// Touches down on the device and kept from the twin while a forwarded
     /// sequence is decided.
     public var withheldTouches: Int { withheld.reduce(0) { $0 + ($1 ? 1 : 0) } }
@@ -224,7 +243,13 @@ public struct TwinRelay {
         case .forwarding:
             if case .taken = outlook { return takeForwarded(at: time) }
             withhold(outlook, at: time)
-            if live == 0 { mode = .idle }
+            if live == 0 {
+                // The sequence is over and nothing took it: the apps get what
+                // lifted while withheld.
+                sendLifted(at: time)
+                withheldSince = nil
+                mode = .idle
+            }
             return forward(at: time)
         case .holding(let since):
             held.append(device)
@@ -278,7 +303,10 @@ public struct TwinRelay {
     private mutating func takeForwarded(at time: EventTime) -> Decision {
         let n = palmCancel(at: time)
         counts.droppedFrames += 1
-        for s in 0..<slots { withheld[s] = false }
+        for s in 0..<slots {
+            withheld[s] = false
+            lifted[s] = nil
+        }
         withheldSince = nil
         mode = deviceTouches > 0 ? .dropping : .idle
         return .palmCancel(touches: n)
@@ -296,6 +324,7 @@ public struct TwinRelay {
                 let id = device.mt[s * stride]
                 if id >= 0 && twin.mt[s * stride] != id {
                     withheld[s] = true
+                    withheldIDs[s] = id
                     if withheldSince == nil { withheldSince = time }
                 }
             }
@@ -308,10 +337,44 @@ public struct TwinRelay {
         }
         var any = false
         for s in 0..<slots where withheld[s] {
-            // A withheld touch that ended was never seen: nothing to send.
-            if release || device.mt[s * stride] < 0 { withheld[s] = false } else { any = true }
+            let base = s * stride
+            if device.mt[base] != withheldIDs[s] {
+                // It lifted undecided: kept as last seen down (the lift
+                // changes only its tracking ID).
+                var last = Array(device.mt[base..<(base + stride)])
+                last[0] = withheldIDs[s]
+                lifted[s] = last
+                withheld[s] = false
+            } else if release {
+                withheld[s] = false
+            } else {
+                any = true
+            }
+        }
+        if release {
+            if case .taken = outlook {
+                for s in 0..<slots { lifted[s] = nil }
+            } else {
+                sendLifted(at: time)
+            }
+        } else if lifted.contains(where: { $0 != nil }) {
+            any = true
         }
         if !any { withheldSince = nil }
+    }
+
+    /// Sends the withheld touches that lifted undecided, down where they were
+    /// last, in one frame; the frame after it (the device's state) lifts them.
+    private mutating func sendLifted(at time: EventTime) {
+        guard lifted.contains(where: { $0 != nil }) else { return }
+        let stride = mtCodes.count
+        var state = twin
+        for s in 0..<slots {
+            guard let last = lifted[s] else { continue }
+            for m in 0..<stride { state.mt[s * stride + m] = last[m] }
+            lifted[s] = nil
+        }
+        send(state, at: time)
     }
 
     private mutating func decideHeld(_ outlook: ConsumeOutlook, since: EventTime, at time: EventTime) -> Decision {

@@ -716,7 +716,7 @@ public struct DaemonCore {
                 // the relay decides what the twin gets of it with what the arena
                 // made of it.
                 if d.relay != nil, d.relay!.feed(e) {
-                    _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.deviceTouches), at: e.time)
+                    _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
                 }
             case .dropped:
                 d.pipeline.beginResync()
@@ -855,7 +855,7 @@ public struct DaemonCore {
             let p = d.pipeline
             p.advance(to: now)
             if d.relay != nil {
-                _ = d.relay!.advance(to: now, p.arena.consumeOutlook(fingers: d.relay!.deviceTouches))
+                _ = d.relay!.advance(to: now, p.arena.consumeOutlook(fingers: d.relay!.outlookFingers))
                 writeTwin(syspath, d, into: &actions)
             }
             publish(p, into: &actions)
