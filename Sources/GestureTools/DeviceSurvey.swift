@@ -64,12 +64,35 @@ public enum DeviceSurvey {
     public static func run(configuration: Configuration) throws(Errno) -> [DeviceReport] {
         let udev = try Udev()
         var reports: [DeviceReport] = []
+        var exclusive: Set<String> = []
         for node in try udev.enumerateInput() where node.isEventNode {
-            reports.append(report(node, udev: udev, configuration: configuration))
+            let r = report(node, udev: udev, configuration: configuration)
+            if r.inUse, configuration.rule(for: node.matchDescription, syspath: node.syspath)?.exclusive == true {
+                exclusive.insert(r.syspath)
+            }
+            reports.append(r)
         }
+        markTwins(&reports) { exclusive.contains($0.syspath) }
         return reports.sorted { a, b in
             if a.udevTouchscreen != b.udevTouchscreen { return a.udevTouchscreen }
             return (a.devnode ?? a.syspath).numericallyLess(than: b.devnode ?? b.syspath)
+        }
+    }
+
+    /// Marks the twins gestured makes of exclusive devices: a virtual (uinput)
+    /// touchscreen with the name and IDs of a real one that `isExclusive`.
+    /// The daemon never reads its own twin; the compositor does.
+    static func markTwins(_ reports: inout [DeviceReport], isExclusive: (DeviceReport) -> Bool) {
+        let virtual = "/sys/devices/virtual/"
+        let originals = reports.filter { !$0.syspath.hasPrefix(virtual) && isExclusive($0) }
+        guard !originals.isEmpty else { return }
+        for i in reports.indices where reports[i].syspath.hasPrefix(virtual) && reports[i].udevTouchscreen {
+            if let o = originals.first(where: { $0.name == reports[i].name && $0.vendorProduct == reports[i].vendorProduct }) {
+                reports[i].skipped = .exclusiveTwin(of: o.devnode ?? o.syspath)
+                reports[i].sizeMM = nil
+                reports[i].sizeSource = nil
+                reports[i].rotation = nil
+            }
         }
     }
 

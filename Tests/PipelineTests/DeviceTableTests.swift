@@ -23,4 +23,23 @@ import Testing
         #expect(
             !table.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0 == "\u{202E}" })
     }
+
+    @Test func gesturedsTwinOfAnExclusiveTouchscreenIsMarkedNotUsed() {
+        func touchscreen(_ node: String, _ syspath: String) -> DeviceReport {
+            DeviceReport(
+                devnode: node, syspath: syspath, name: "Goodix Capacitive TouchScreen", vendorProduct: "0416:038f",
+                skipped: nil, udevTouchscreen: true)
+        }
+        let panel = touchscreen("/dev/input/event2", "/sys/devices/platform/i2c/input/input2/event2")
+        let twin = touchscreen("/dev/input/event7", "/sys/devices/virtual/input/input7/event7")
+        var reports = [panel, twin]
+        DeviceSurvey.markTwins(&reports) { $0.syspath == panel.syspath }
+        #expect(reports[0].inUse)
+        #expect(reports[1].skipped == .exclusiveTwin(of: "/dev/input/event2"))
+        #expect(DeviceSurvey.table(reports).contains("skipped: gestured's twin of /dev/input/event2"))
+        // Without an exclusive rule the same copy is a touchscreen like any other.
+        var plain = [panel, twin]
+        DeviceSurvey.markTwins(&plain) { _ in false }
+        #expect(plain.map(\.skipped) == [nil, nil])
+    }
 }

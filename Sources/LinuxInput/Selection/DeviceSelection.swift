@@ -16,6 +16,9 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
     case noPositionAxes
     /// The node could not be opened or read.
     case cannotOpen(String)
+    /// gestured's uinput twin of an exclusive device (NODE): the apps read it,
+    /// gestured reads the device itself.
+    case exclusiveTwin(of: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
         case .notATouchscreen(let kind): "not a touchscreen (\(kind))"
         case .noPositionAxes: "no X/Y axes"
         case .cannotOpen(let why): "cannot open: \(why)"
+        case .exclusiveTwin(let node): "gestured's twin of \(node), which is exclusive; the apps read the twin"
         }
     }
 
@@ -39,6 +43,7 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
         case .notATouchscreen: "not-touchscreen"
         case .noPositionAxes: "no-position-axes"
         case .cannotOpen: "cannot-open"
+        case .exclusiveTwin: "exclusive-twin"
         }
     }
 }
