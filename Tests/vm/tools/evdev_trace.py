@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Times what gestured adds to a forwarded frame by the kernel's own clock.
+
+Every evdev frame is stamped by the kernel when it is handed to evdev's clients
+(evdev_events, at the frame's SYN_REPORT). A frame of the grabbed panel is
+handed over inside the player's write to its uinput descriptor (so in the
+player's task); the same frame on the twin inside gestured's write to the
+twin's uinput descriptor (in gestured's task). A kprobe on evdev_events, with
+ftrace on the `mono` clock (CLOCK_MONOTONIC, the clock of the stamps), records
+both with the frame's first values, which carry its ABS_MT_POSITION_X; a frame
+is told apart by that X. Probes on evdev_read and uinput_write, in gestured's
+task, split the time into gestured's wake-up, its own work, and its write.
+
+usage: evdev_trace.py start             (mounts tracefs, sets the probes, clears)
+       evdev_trace.py stop OUT          (stops and saves the trace to OUT)
+       evdev_trace.py report TRACE PLAYER_COMM [DAEMON_COMM]
+report prints one line per measure: NAME frames N p50 P p99 Q max M (ms), then
+"paired N of M" (the panel's frames with an X that reached the twin); exits 1
+when a frame reached the twin before the panel sent it.
+"""
+import bisect
+import os
+import re
+import subprocess
+import sys
+
+T = "/sys/kernel/tracing"
+GROUP = "gtw"
+# evdev_events(struct input_handle *, const struct input_value *vals, unsigned count);
+# struct input_value { __u16 type; __u16 code; __s32 value; }: 8 bytes each.
+VALUES = 6
+PROBES = [
+    "p:%s/frame evdev_events n=%%dx %s"
+    % (GROUP, " ".join("c%d=+%d(%%si):u16 v%d=+%d(%%si):s32" % (i, 8 * i + 2, i, 8 * i + 4) for i in range(VALUES))),
+    "p:%s/read evdev_read" % GROUP,
+    "p:%s/write uinput_write" % GROUP,
+]
+
+
+def put(name, text, append=False):
+    # Not open(..., "a"): Python seeks to the end, which tracefs refuses.
+    fd = os.open(os.path.join(T, name), os.O_WRONLY | (os.O_APPEND if append else os.O_TRUNC))
+    try:
+        os.write(fd, (text + "\n").encode())
+    finally:
+        os.close(fd)
+
+
+def start():
+    if not os.path.exists(os.path.join(T, "kprobe_events")):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", T], check=True)
+    put("tracing_on", "0")
+    if os.path.exists(os.path.join(T, "events", GROUP)):
+        put("events/%s/enable" % GROUP, "0")
+    put("kprobe_events", "")
+    for p in PROBES:
+        try:
+            put("kprobe_events", p, append=True)
+        except OSError as e:
+            sys.stderr.write("cannot set %r: %s\n" % (p, e))
+            with open(os.path.join(T, "error_log")) as f:
+                sys.stderr.write(f.read())
+            name = p.split()[1]
+            with open("/proc/kallsyms") as f:
+                sys.stderr.write("".join(l for l in f if name in l))
+            raise
+    put("trace_clock", "mono")
+    put("buffer_size_kb", "8192")
+    put("trace", "")
+    put("events/%s/enable" % GROUP, "1")
+    put("tracing_on", "1")
+
+
+def stop(out):
+    put("tracing_on", "0")
+    with open(os.path.join(T, "trace")) as f, open(out, "w") as o:
+        o.write(f.read())
+    put("events/%s/enable" % GROUP, "0")
+    put("kprobe_events", "")
+
+
+LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+([0-9.]+): (\w+): \([^)]*\)(.*)$")
+
+
+def report(path, player, daemon="gestured"):
+    # comm is cut to 15 characters in the trace.
+    player, daemon = player[:15], daemon[:15]
+    source, twin = {}, {}
+    reads, writes = [], []
+    for line in open(path):
+        m = LINE.match(line)
+        if not m:
+            continue
+        comm, t, event, rest = m.group(1), float(m.group(3)), m.group(4), m.group(5)
+        if event == "frame":
+            f = dict(kv.split("=") for kv in rest.split())
+            n = int(f["n"], 0)
+            x = None
+            for i in range(min(n, VALUES)):
+                if int(f["c%d" % i], 0) == 0x35:
+                    x = int(f["v%d" % i], 0)
+                    break
+            if x is None:
+                continue
+            if comm == player:
+                source.setdefault(x, t)
+            elif comm == daemon:
+                # The twin's frame reaches each of its readers: the first counts.
+                twin.setdefault(x, t)
+        elif comm == daemon and event == "read":
+            reads.append(t)
+        elif comm == daemon and event == "write":
+            writes.append(t)
+    bad = 0
+    total, wake, work, write = [], [], [], []
+    for x, ts in sorted(source.items(), key=lambda kv: kv[1]):
+        tt = twin.get(x)
+        if tt is None:
+            continue
+        if tt < ts:
+            print("X %d reached the twin %.3f ms before the panel sent it" % (x, (ts - tt) * 1000))
+            bad += 1
+            continue
+        total.append((tt - ts) * 1000)
+        r = bisect.bisect_left(reads, ts)
+        if r < len(reads) and reads[r] <= tt:
+            w = bisect.bisect_left(writes, reads[r])
+            if w < len(writes) and writes[w] <= tt:
+                wake.append((reads[r] - ts) * 1000)
+                work.append((writes[w] - reads[r]) * 1000)
+                write.append((tt - writes[w]) * 1000)
+
+    def line(name, xs):
+        xs = sorted(xs)
+        if not xs:
+            return "%s frames 0" % name
+
+        def pct(p):
+            return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
+
+        return "%s frames %d p50 %.3f p99 %.3f max %.3f" % (name, len(xs), pct(50), pct(99), xs[-1])
+
+    print(line("added", total))
+    print(line("wake", wake))
+    print(line("work", work))
+    print(line("write", write))
+    print("paired %d of %d" % (len(total), len(source)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "start":
+        start()
+    elif cmd == "stop":
+        stop(sys.argv[2])
+    elif cmd == "report":
+        sys.exit(report(*sys.argv[2:]))
+    else:
+        sys.exit(__doc__)
