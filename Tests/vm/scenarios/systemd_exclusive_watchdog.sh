@@ -1,0 +1,148 @@
+#!/bin/sh
+# vm-mode: systemd
+# vm-timeout: 240
+# A stalled gestured does not freeze an exclusive touchscreen for longer than the
+# watchdog. The shipped unit, with README's drop-in for an exclusive device
+# (/dev/uinput for a group of its own, and WatchdogSec=3s as README advises for
+# exclusive use), grabs a uinput panel (uinput_player.py) and makes its twin, which
+# libinput reads as a compositor would, beside the panel itself. A finger goes down,
+# then gestured is stopped (SIGSTOP) with the finger still down: systemd's watchdog
+# kills it with SIGABRT (not the SIGKILL TimeoutStopSec= later: the unit turns the
+# Swift runtime's backtracer off, which survived SIGABRT when it failed in the
+# sandbox), the twin goes (the time from SIGSTOP is printed), libinput ends the
+# twin's touch, and the panel itself reaches libinput again. systemd then restarts
+# gestured, which grabs the panel and makes a twin again.
+. "$VM_REPO/Tests/vm/lib.sh"
+. "$VM_REPO/Tests/vm/service_lib.sh"
+
+tools=$VM_REPO/Tests/vm/tools
+S=$VM_SCRATCH
+watchdog=3
+
+cat > "$S/exclusive.toml" <<'EOF'
+[recognizer.menu]
+kind = "swipe"
+edge = "left"
+consume = true
+
+[recognizer.tap]
+kind = "tap"
+
+[[device]]
+match = "gestured stroke panel"
+exclusive = true
+EOF
+GESTURED_CONFIG=$S/exclusive.toml
+svc_install
+
+# README's drop-in and udev rule for an exclusive device.
+getent group uinput >/dev/null || groupadd -r uinput || vm_abort "groupadd uinput failed"
+echo 'KERNEL=="uinput", GROUP="uinput", MODE="0660"' > /etc/udev/rules.d/72-gestured-uinput.rules
+udevadm control --reload
+udevadm trigger --action=change --sysname-match=uinput
+vm_udev_settle
+vm_assert_eq "/dev/uinput after the udev rule" "root uinput 660" "$(stat -c '%U %G %a' /dev/uinput)"
+mkdir -p /etc/systemd/system/gestured.service.d
+cat > /etc/systemd/system/gestured.service.d/exclusive.conf <<EOF
+[Service]
+DeviceAllow=/dev/uinput rw
+SupplementaryGroups=input uinput
+WatchdogSec=${watchdog}s
+EOF
+systemctl daemon-reload
+
+printf 'E: 1.000000 0003 002f 0\nE: 1.000000 0003 0039 9\nE: 1.000000 0003 0035 700\nE: 1.000000 0003 0036 430\nE: 1.000000 0001 014a 1\nE: 1.000000 0003 0000 700\nE: 1.000000 0003 0001 430\nE: 1.000000 0000 0000 0\n' > "$S/finger-down.events"
+printf 'E: 1.000000 0003 0039 -1\nE: 1.000000 0001 014a 0\nE: 1.000000 0000 0000 0\n' > "$S/finger-up.events"
+python3 "$tools/swipe_recording.py" --start 77,43 --move 0.3,0 --seconds 0.05 "$S/tap.events"
+cp "$S/tap.events" "$S/tap-2.events"
+cp "$S/tap.events" "$S/tap-3.events"
+
+mkfifo "$S/player.in"
+python3 "$tools/uinput_player.py" "$S/played.times" < "$S/player.in" > "$S/player.out" 2> "$S/player.err" &
+_vm_track $!
+exec 7> "$S/player.in"
+vm_wait_until 30 grep -q '^event' "$S/player.out" || vm_abort "the player made no panel: $(cat "$S/player.err")"
+node=/dev/input/$(head -n1 "$S/player.out")
+vm_udev_settle
+_done() { grep -q "^done $1\$" "$S/player.out"; }
+play() {
+    vm_log "playing $(basename "$1")"
+    echo "$1" >&7
+    vm_wait_until 60 _done "$1" || vm_fail "the player did not finish $(basename "$1")"
+}
+# twin_of N: the twin's node named in the Nth "is exclusive" line of the journal.
+twin_of() {
+    _sys=$(svc_journal | sed -n 's/.*the apps read its twin \(\/sys\/[^,]*\), which.*/\1/p' | sed -n "${1}p")
+    [ -n "$_sys" ] && ls "$_sys" 2>/dev/null | grep '^event' | head -n1 | sed 's|^|/dev/input/|'
+}
+_exclusive_lines() { [ "$(svc_journal | grep -c 'is exclusive: grabbed')" -ge "$1" ]; }
+
+# libinput on the panel itself, as a compositor has it open.
+mkdir -p "$(_vm_dev panel)" && echo "$node" > "$(_vm_dev panel)/node"
+vm_libinput_start panel || vm_abort "libinput cannot read the panel"
+
+svc_start
+vm_assert_eq "the unit's watchdog" "${watchdog}s" "$(systemctl show -P WatchdogUSec gestured.service)"
+vm_wait_until 30 _exclusive_lines 1 || vm_abort "gestured did not make the panel exclusive: $(svc_journal | tail -n 5)"
+twin=$(twin_of 1)
+vm_wait_until 10 test -e "$twin" || vm_abort "no node for the twin ($twin)"
+vm_udev_settle
+vm_note "panel $node, twin $twin"
+mkdir -p "$(_vm_dev twin)" && echo "$twin" > "$(_vm_dev twin)/node"
+vm_libinput_start twin || vm_abort "libinput cannot read the twin"
+
+play "$S/tap.events"
+vm_libinput_wait twin TOUCH_UP 1 20 || vm_fail "a tap did not reach the twin"
+vm_assert_eq "the panel's own TOUCH_DOWN while gestured holds it" 0 "$(vm_libinput_count panel TOUCH_DOWN)"
+
+# A finger down, then the stall.
+play "$S/finger-down.events"
+vm_libinput_wait twin TOUCH_DOWN 2 20 || vm_fail "the finger did not reach the twin"
+pid=$(systemctl show -P MainPID gestured.service)
+stopped=$(vm_uptime)
+kill -STOP "$pid"
+vm_wait_until $((watchdog * 10)) _vm_absent "$twin" || vm_fail "the twin $twin outlived the stall by $((watchdog * 10)) s"
+gone=$(vm_uptime)
+# The grab went with it: the panel reaches libinput before systemd's restart
+# (RestartSec=1s) grabs it again. The finger still down was never seen by this
+# reader: lifting it makes nothing; a tap arrives.
+play "$S/finger-up.events"
+play "$S/tap-2.events"
+vm_libinput_wait panel TOUCH_UP 1 10 || vm_fail "after the watchdog's kill the panel itself did not reach libinput"
+vm_note "SIGSTOP to the twin gone: $(awk "BEGIN { printf \"%.2f\", $gone - $stopped }") s (WatchdogSec=${watchdog}s)"
+vm_assert "the journal says the watchdog killed gestured" sh -c "journalctl -u gestured.service --no-pager | grep -q 'Watchdog timeout'"
+# The journal's monotonic times are the guest's uptime: SIGSTOP was at $stopped.
+journalctl -u gestured.service --no-pager -o short-monotonic > "$S/journal.txt"
+vm_note "SIGSTOP at [$stopped], the twin seen gone at [$gone]; the journal:"
+grep -E 'Watchdog timeout|SIGABRT|SIGKILL|Main process exited|Failed with result|Scheduled restart|pinging' "$S/journal.txt" \
+    | sed 's/^/note: journal: /' >> "$_vm_details"
+vm_assert "SIGABRT ended gestured (the journal: status=6/ABRT)" grep -q 'Main process exited, code=[a-z]*, status=6/ABRT' "$S/journal.txt"
+vm_wait_until 10 grep -q DEVICE_REMOVED "$(_vm_dev twin)/libinput.log" || vm_fail "libinput did not see the twin go"
+downs=$(vm_libinput_count twin TOUCH_DOWN)
+ends=$(( $(vm_libinput_count twin TOUCH_UP) + $(vm_libinput_count twin TOUCH_CANCEL) ))
+vm_note "libinput on the twin: $downs TOUCH_DOWN, $ends TOUCH_UP or TOUCH_CANCEL"
+vm_assert_eq "touches libinput saw begin on the twin and did not see end" 0 "$((downs - ends))"
+vm_assert_eq "touches libinput saw begin on the panel and did not see end" \
+    "$(vm_libinput_count panel TOUCH_DOWN)" "$(vm_libinput_count panel TOUCH_UP)"
+
+# systemd restarts it; it grabs the panel and makes a twin again.
+vm_wait_until 60 _exclusive_lines 2 || vm_fail "the restarted gestured did not make the panel exclusive again"
+vm_assert_eq "restarts" 1 "$(systemctl show -P NRestarts gestured.service)"
+twin2=$(twin_of 2)
+vm_wait_until 10 test -e "$twin2" || vm_fail "no node for the new twin ($twin2)"
+vm_udev_settle
+mkdir -p "$(_vm_dev twin2)" && echo "$twin2" > "$(_vm_dev twin2)/node"
+vm_libinput_start twin2 || vm_fail "libinput cannot read the new twin"
+panel_downs=$(vm_libinput_count panel TOUCH_DOWN)
+play "$S/tap-3.events"
+vm_libinput_wait twin2 TOUCH_UP 1 20 || vm_fail "a tap did not reach the new twin"
+vm_assert_eq "the panel's own TOUCH_DOWN once grabbed again" "$panel_downs" "$(vm_libinput_count panel TOUCH_DOWN)"
+
+exec 7>&-
+vm_libinput_stop twin2
+vm_libinput_stop twin
+vm_libinput_stop panel
+systemctl stop gestured.service gestured.socket
+rm -rf /etc/systemd/system/gestured.service.d
+systemctl daemon-reload
+vm_finish
