@@ -80,14 +80,26 @@ public enum DeviceSurvey {
     }
 
     /// Marks the twins gestured makes of exclusive devices: a virtual (uinput)
-    /// touchscreen with the name and IDs of a real one that `isExclusive`.
-    /// The daemon never reads its own twin; the compositor does.
+    /// touchscreen with the name and IDs of another one that `isExclusive` and
+    /// is real, or virtual too and made before it (a lower `inputN`). The
+    /// daemon never reads its own twin; the compositor does.
     static func markTwins(_ reports: inout [DeviceReport], isExclusive: (DeviceReport) -> Bool) {
         let virtual = "/sys/devices/virtual/"
-        let originals = reports.filter { !$0.syspath.hasPrefix(virtual) && isExclusive($0) }
+        func inputNumber(_ r: DeviceReport) -> Int {
+            for part in r.syspath.split(separator: "/").reversed() where part.hasPrefix("input") {
+                if let n = Int(part.dropFirst(5)) { return n }
+            }
+            return Int.max
+        }
+        let originals = reports.filter { isExclusive($0) }
         guard !originals.isEmpty else { return }
         for i in reports.indices where reports[i].syspath.hasPrefix(virtual) && reports[i].udevTouchscreen {
-            if let o = originals.first(where: { $0.name == reports[i].name && $0.vendorProduct == reports[i].vendorProduct }) {
+            let r = reports[i]
+            let original = originals.first { o in
+                o.syspath != r.syspath && o.name == r.name && o.vendorProduct == r.vendorProduct
+                    && (!o.syspath.hasPrefix(virtual) || inputNumber(o) < inputNumber(r))
+            }
+            if let o = original {
                 reports[i].skipped = .exclusiveTwin(of: o.devnode ?? o.syspath)
                 reports[i].sizeMM = nil
                 reports[i].sizeSource = nil

@@ -37,6 +37,12 @@ import Testing
         #expect(reports[0].inUse)
         #expect(reports[1].skipped == .exclusiveTwin(of: "/dev/input/event2"))
         #expect(DeviceSurvey.table(reports).contains("skipped: gestured's twin of /dev/input/event2"))
+        // A uinput panel (as in the guest's tests) and its twin, made after it.
+        let uinputPanel = touchscreen("/dev/input/event1", "/sys/devices/virtual/input/input2/event1")
+        let uinputTwin = touchscreen("/dev/input/event2", "/sys/devices/virtual/input/input3/event2")
+        var virtualOnes = [uinputTwin, uinputPanel]
+        DeviceSurvey.markTwins(&virtualOnes) { _ in true }
+        #expect(virtualOnes.map(\.skipped) == [.exclusiveTwin(of: "/dev/input/event1"), nil])
         // Without an exclusive rule the same copy is a touchscreen like any other.
         var plain = [panel, twin]
         DeviceSurvey.markTwins(&plain) { _ in false }

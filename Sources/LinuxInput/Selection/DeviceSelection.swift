@@ -29,7 +29,7 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
         case .notATouchscreen(let kind): "not a touchscreen (\(kind))"
         case .noPositionAxes: "no X/Y axes"
         case .cannotOpen(let why): "cannot open: \(why)"
-        case .exclusiveTwin(let node): "gestured's twin of \(node), which is exclusive; the apps read the twin"
+        case .exclusiveTwin(let node): "gestured's twin of \(node) (exclusive)"
         }
     }
 
