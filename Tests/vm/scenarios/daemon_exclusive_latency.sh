@@ -7,7 +7,9 @@
 # (inside gestured's write); the difference is what gestured adds, split into its
 # wake-up (panel frame to gestured's read), its work (read to its write to the
 # twin) and the write (to the twin's frame). Prints p50, p99 and max of each;
-# asserts only that every frame reached the twin once, after the panel's.
+# asserts only that every frame reached the twin once, after the panel's. First,
+# before gestured runs, the same drag read by a plain reader of the panel gives
+# the wake-up any reader pays in this guest, to set gestured's beside it.
 # Set GESTURED_BIN_DIR to time a release build.
 # vm-timeout: 240
 . "$VM_REPO/Tests/vm/lib.sh"
@@ -35,6 +37,7 @@ for k in range(n):
 lines += ["E: %.6f 0003 0039 -1\n" % t, "E: %.6f 0001 014a 0\n" % t, "E: %.6f 0000 0000 0\n" % t]
 open(sys.argv[1], "w").write("".join(lines))
 EOF
+cp "$S/drag.events" "$S/drag-2.events"
 
 cat > "$S/exclusive.toml" <<'EOF'
 [recognizer.menu]
@@ -58,7 +61,21 @@ python3 "$tools/uinput_player.py" "$S/played.times" < "$S/player.in" > "$S/playe
 _vm_track $!
 exec 7> "$S/player.in"
 vm_wait_until 30 grep -q '^event' "$S/player.out" || vm_abort "the player made no panel: $(cat "$S/player.err")"
+node=/dev/input/$(head -n1 "$S/player.out")
 vm_udev_settle
+
+# Any reader's wake-up, in this guest: cat reads the panel itself.
+cat "$node" > /dev/null &
+plain=$!
+_vm_track $plain
+vm_wait_until 10 vm_pid_holds "$plain" "$node" || vm_abort "cat did not open the panel"
+python3 "$tools/evdev_trace.py" start || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
+sleep 2
+echo "$S/drag.events" >&7
+vm_wait_until 60 grep -q "^done $S/drag.events\$" "$S/player.out" || vm_fail "the player did not finish the first drag"
+python3 "$tools/evdev_trace.py" stop "$S/plain-trace.txt"
+kill "$plain"
+vm_note "a plain reader of the panel (cat), without gestured: $(python3 "$tools/evdev_trace.py" wake "$S/plain-trace.txt" python3 cat)"
 
 GESTURED_CONFIG=$S/exclusive.toml
 vm_daemon_start || vm_abort "gestured did not start"
@@ -78,8 +95,8 @@ vm_wait_until 10 vm_pid_holds "$reader" "$twin" || vm_abort "the reader did not 
 python3 "$tools/evdev_trace.py" start || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
 # Let the guest settle after python's start.
 sleep 2
-echo "$S/drag.events" >&7
-vm_wait_until 60 grep -q "^done $S/drag.events\$" "$S/player.out" || vm_fail "the player did not finish the drag"
+echo "$S/drag-2.events" >&7
+vm_wait_until 60 grep -q "^done $S/drag-2.events\$" "$S/player.out" || vm_fail "the player did not finish the drag"
 vm_daemon_wait_for '.name == "pan" and .state == "ended"' 20 || vm_fail "gestured did not end the pan"
 python3 "$tools/evdev_trace.py" stop "$S/trace.txt"
 python3 "$tools/evdev_trace.py" report "$S/trace.txt" python3 > "$S/latency.txt"

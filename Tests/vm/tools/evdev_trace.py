@@ -14,9 +14,12 @@ task, split the time into gestured's wake-up, its own work, and its write.
 usage: evdev_trace.py start             (mounts tracefs, sets the probes, clears)
        evdev_trace.py stop OUT          (stops and saves the trace to OUT)
        evdev_trace.py report TRACE PLAYER_COMM [DAEMON_COMM]
+       evdev_trace.py wake TRACE PLAYER_COMM READER_COMM
 report prints one line per measure: NAME frames N p50 P p99 Q max M (ms), then
 "paired N of M" (the panel's frames with an X that reached the twin); exits 1
-when a frame reached the twin before the panel sent it.
+when a frame reached the twin before the panel sent it. wake prints the same
+line for a plain reader of the panel: its wake-up, the panel's frame to the
+reader's next read.
 """
 import bisect
 import os
@@ -148,6 +151,35 @@ def report(path, player, daemon="gestured"):
     return 1 if bad else 0
 
 
+def wake(path, player, reader):
+    player, reader = player[:15], reader[:15]
+    frames, reads = [], []
+    for line in open(path):
+        m = LINE.match(line)
+        if not m:
+            continue
+        comm, t, event = m.group(1), float(m.group(3)), m.group(4)
+        if event == "frame" and comm == player:
+            frames.append(t)
+        elif event == "read" and comm == reader:
+            reads.append(t)
+    xs = []
+    for t in frames:
+        r = bisect.bisect_left(reads, t)
+        if r < len(reads):
+            xs.append((reads[r] - t) * 1000)
+    xs.sort()
+    if not xs:
+        print("wake frames 0")
+        return 1
+
+    def pct(p):
+        return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
+
+    print("wake frames %d p50 %.3f p99 %.3f max %.3f" % (len(xs), pct(50), pct(99), xs[-1]))
+    return 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "start":
@@ -156,5 +188,7 @@ if __name__ == "__main__":
         stop(sys.argv[2])
     elif cmd == "report":
         sys.exit(report(*sys.argv[2:]))
+    elif cmd == "wake":
+        sys.exit(wake(*sys.argv[2:]))
     else:
         sys.exit(__doc__)
