@@ -1,8 +1,8 @@
 /// What an exclusive device's twin gets: the decision, per frame, of which
 /// touches the apps see, and the events that carry it out. Pure: the daemon
 /// feeds it the events it read from the grabbed device and the consuming
-/// recognizers' outlook (`Arena.consumeOutlook` for `outlookFingers`), and writes `output` to the
-/// uinput twin in the same loop turn.
+/// recognizers' outlook (`Arena.consumeOutlook` for `outlookFingers`), and
+/// writes `output` to the uinput twin in the same loop turn.
 ///
 /// Per touch sequence (first finger down to last finger up):
 /// - no consuming recognizer could take it: each frame is forwarded as it ends;
