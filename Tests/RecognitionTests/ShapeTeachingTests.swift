@@ -161,7 +161,7 @@ import Testing
         let fallback = ShapeRecognizer.Parameters().maxDistance
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: []) == fallback)
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.05, 0.08]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.3, 0.4]) == 0.6)
+        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.3, 0.5]) == 0.75)
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.9]) == 2 * fallback)
         #expect(ShapeTeaching.suggestedMaxDistance(consistency: [.infinity, 0.1]) == fallback)
     }

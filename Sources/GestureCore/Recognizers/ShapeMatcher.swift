@@ -45,7 +45,8 @@
 ///
 /// The distance is the angle in radians plus `directionWeight` times that
 /// warping cost, multiplied by a correction factor in Jackknife's manner: the
-/// ratio of the two strokes' total turning (the larger over the smaller, each
+/// ratio of the two strokes' total turning over their `directionCount` points
+/// (the larger over the smaller, each
 /// plus `turningOffset`) to the power 1.5. A `[` turns through two
 /// corners, a `{` through four curls and a point; a V turns once, a checkmark
 /// as much but a square and a circle alike; the angle and the directions see
@@ -185,8 +186,8 @@ public struct ShapeMatcher: Sendable {
                 turns.append(0)
                 continue
             }
-            turns.append(ShapeMatcher.turning(scratch))
             ShapeMatcher.directions(e, samples: &scratch, into: &d)
+            turns.append(ShapeMatcher.turning(directions: d))
             vectors.append(v)
             dirs.append(d)
             owners.append(index)
@@ -242,22 +243,23 @@ public struct ShapeMatcher: Sendable {
         maxDistance * ShapeMatcher.boundScale(spread: spread)
     }
 
-    /// The total turning of a stroke resampled into `samples`: the sum of the
-    /// absolute angles between consecutive steps, radians.
-    static func turning(_ samples: [Point]) -> Double {
+    /// The total turning of a stroke from its unit directions (`directions`):
+    /// the sum of the absolute angles between consecutive steps, radians. Over
+    /// `directionCount` points, as for the warping, so that a finger's jitter
+    /// between them adds little.
+    static func turning(directions d: [Double]) -> Double {
         var total = 0.0
-        var last: Double?
-        for k in samples.indices.dropFirst() {
-            let step = samples[k] - samples[k - 1]
-            guard step.x != 0 || step.y != 0 else { continue }
-            let a = atan2(step.y, step.x)
-            if let last {
-                var turn = a - last
-                if turn > .pi { turn -= 2 * .pi }
-                if turn < -.pi { turn += 2 * .pi }
-                total += abs(turn)
+        var last = -1
+        var k = 0
+        while k < d.count / 2 {
+            defer { k += 1 }
+            guard d[2 * k] != 0 || d[2 * k + 1] != 0 else { continue }
+            if last >= 0 {
+                let dot = d[2 * last] * d[2 * k] + d[2 * last + 1] * d[2 * k + 1]
+                let cross = d[2 * last] * d[2 * k + 1] - d[2 * last + 1] * d[2 * k]
+                total += abs(atan2(cross, dot))
             }
-            last = a
+            last = k
         }
         return total
     }
@@ -308,12 +310,13 @@ public struct ShapeMatcher: Sendable {
     @discardableResult
     private func prepare(_ stroke: [Point], reversed: Bool, _ scratch: inout Scratch) -> Bool {
         guard ShapeMatcher.vectorize(stroke, samples: &scratch.samples, into: &scratch.vector) else { return false }
-        scratch.turning = ShapeMatcher.turning(scratch.samples)
         if reversed {
             scratch.samples.reverse()
             ShapeMatcher.normalise(scratch.samples, into: &scratch.vector)
         }
         ShapeMatcher.directions(stroke, samples: &scratch.samples, into: &scratch.directions)
+        // The same either way round.
+        scratch.turning = ShapeMatcher.turning(directions: scratch.directions)
         if reversed {
             // The same path walked the other way: the steps in reverse order, each turned around.
             let m = ShapeMatcher.directionCount - 1

@@ -24,7 +24,7 @@ public final class ShapeRecognizer: Recognizer {
         /// (`ShapeMatcher.bound`). Chosen on the $1 logs by `gesturectl evaluate
         /// --templates` (BENCHMARKS.md): the highest recall with 3 examples whose
         /// false accepts stay within 0.25 %.
-        public var maxDistance = 0.48
+        public var maxDistance = 0.51
         public var minLengthMM = 10.0
         public var maxDuration = Millis(10_000)
         public init() {}
