@@ -46,12 +46,11 @@
 /// The distance is the angle in radians plus `directionWeight` times that
 /// warping cost, multiplied by a correction factor in Jackknife's manner: the
 /// ratio of the two strokes' total turning over their `directionCount` points
-/// (the larger over the smaller, each
-/// plus `turningOffset`) to the power 1.5. A `[` turns through two
-/// corners, a `{` through four curls and a point; a V turns once, a checkmark
-/// as much but a square and a circle alike; the angle and the directions see
-/// those apart only where their points lie. 0 for the same shape, above π/2 for
-/// unrelated ones.
+/// (the larger over the smaller, each plus `turningOffset`) to the power 1.5.
+/// A `[` turns through two corners, a `{` through two curls and a cusp; an
+/// arrow whose head is drawn in another order turns about as much as the
+/// examples, though its points lie elsewhere. 0 for the same shape, above π/2
+/// for unrelated ones.
 ///
 /// The `shape` recognizer accepts a stroke when its closest example is within
 /// `max_distance` scaled by how far apart the examples themselves are (`bound`):
