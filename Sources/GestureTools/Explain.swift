@@ -35,6 +35,7 @@ public struct Explanation: Sendable {
         /// Index of the example in the recognizer's `examples`, from 0 (as events carry it).
         public var example: Int
         public var distance: Double
+        /// The recognizer's `max_distance` scaled by its examples' spread.
         public var maxDistance: Double
         /// The example's points moved, scaled and turned onto the stroke, mm.
         public var points: [Point]
@@ -104,7 +105,8 @@ public struct Explanation: Sendable {
     static func closestExample(of d: Decision, stroke: [Point], configuration: Configuration) -> ClosestExample? {
         guard let r = configuration.recognizers.first(where: { $0.name == d.name }),
             case .shape(let p) = r.parameters,
-            let m = ShapeMatcher(examples: p.examples, options: p.matcherOptions).closest(stroke),
+            case let matcher = ShapeMatcher(examples: p.examples, options: p.matcherOptions),
+            let m = matcher.closest(stroke),
             p.examples.indices.contains(m.example)
         else { return nil }
         let example = p.examples[m.example]
@@ -128,7 +130,7 @@ public struct Explanation: Sendable {
         }
         let one = placed(turn: m.rotationDegrees), other = placed(turn: -m.rotationDegrees)
         return ClosestExample(
-            name: d.name, example: m.example, distance: m.distance, maxDistance: p.maxDistance,
+            name: d.name, example: m.example, distance: m.distance, maxDistance: matcher.bound(maxDistance: p.maxDistance),
             points: gap(one) <= gap(other) ? one : other)
     }
 

@@ -82,14 +82,12 @@ public enum ShapeTeaching {
     }
 
     /// The rejection threshold suggested for examples drawn this consistently:
-    /// the largest leave-one-out distance with room above it, never below the
-    /// recognizer's default nor above twice it.
+    /// the recognizer's default however consistent they are, because the
+    /// recognizer already scales it by how far apart its examples are
+    /// (`ShapeMatcher.bound`): raising it for loosely drawn examples as well
+    /// would loosen their bound twice.
     public static func suggestedMaxDistance(consistency: [Double]) -> Double {
-        let fallback = ShapeRecognizer.Parameters().maxDistance
-        let finite = consistency.filter(\.isFinite)
-        guard let worst = finite.max() else { return fallback }
-        let suggested = (worst * 1.5 * 100).rounded(.up) / 100
-        return min(max(suggested, fallback), 2 * fallback)
+        ShapeRecognizer.Parameters().maxDistance
     }
 
     /// The `[recognizer.NAME]` table that teaches `examples` (points rounded to

@@ -11,8 +11,9 @@ import GestureCore
 /// other classes should not (false accepts). Each draw is repeated `draws` times
 /// from a fixed seed. A stroke is judged as the recognizer judges it at lift:
 /// long enough (`min_length_mm`), quick enough (`max_duration_ms`), and its
-/// closest example within `max_distance` (by `ShapeMatcher`, the recognizer's own
-/// matcher; a test checks that the arena decides the same).
+/// closest example within `max_distance` scaled by the examples' spread (by
+/// `ShapeMatcher`, the recognizer's own matcher; a test checks that the arena
+/// decides the same).
 ///
 /// `max_distance` is also chosen leave-one-subject-out: on the other subjects'
 /// draws with `losoExamples` examples, the largest recall whose false accepts
@@ -57,7 +58,8 @@ public struct TemplateProtocol: Sendable, Codable {
     }
 
     /// One draw's outcome: per test stroke, its distance to the closest example
-    /// (`.infinity` when the recognizer would not match it at all).
+    /// divided by the bound's scale for the examples drawn, to be compared with
+    /// `max_distance` (`.infinity` when the recognizer would not match it at all).
     struct Trial {
         var subject: Int
         var label: String
@@ -143,11 +145,16 @@ public struct TemplateProtocol: Sendable, Codable {
                     var pool = own
                     var chosen: [Int] = []
                     for _ in 0..<n { chosen.append(pool.remove(at: Int(rng.next() % UInt64(pool.count)))) }
+                    // The spread of the examples drawn, as the matcher finds it when taught them.
+                    let nearest = chosen.map { j in
+                        chosen.filter { $0 != j }.map { s.distance[j][$0] }.min() ?? .infinity
+                    }
+                    let scale = ShapeMatcher.boundScale(spread: ShapeMatcher.spread(nearest: n >= 2 ? nearest : []))
                     func closest(_ i: Int) -> Double {
                         guard s.eligible[i] else { return .infinity }
                         var best = Double.infinity
                         for j in chosen { best = min(best, s.distance[i][j]) }
-                        return best
+                        return best / scale
                     }
                     let negatives = s.labels.indices.filter { s.labels[$0] != label }
                     out.append(
@@ -180,12 +187,12 @@ public struct TemplateProtocol: Sendable, Codable {
         return t
     }
 
-    /// The `max_distance` on a grid of 0.01 with the highest recall whose false
-    /// accepts stay within `budget`; on a tie, the smallest.
+    /// The `max_distance` on a grid of 0.01 up to 2 with the highest recall whose
+    /// false accepts stay within `budget`; on a tie, the smallest.
     static func choose(_ trials: [Trial], budget: Double) -> Double {
         var best = 0.0, bestRecall = -1.0
         var d = 0.01
-        while d <= 1.0 {
+        while d <= 2.0 {
             let t = tally(trials, d)
             if t.falseAcceptRate <= budget && t.recall > bestRecall {
                 best = d

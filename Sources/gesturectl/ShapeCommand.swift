@@ -109,7 +109,10 @@ struct ShapeRecordCommand: ParsableCommand {
         } else if examples.count == 1 {
             say("consistency: one example; three or more make a shape that is taken more reliably")
         }
-        say("max_distance \(ShapeTeaching.hundredth(maxDistance)) (the largest distance between examples, with room)")
+        let bound = ShapeMatcher(examples: examples, options: options).bound(maxDistance: maxDistance)
+        say(
+            "max_distance \(ShapeTeaching.hundredth(maxDistance)): for examples this far apart a stroke is taken within \(ShapeTeaching.hundredth(bound)) of one"
+        )
 
         // Who else would take these strokes, and which taught shapes they are near.
         var collisions = 0
@@ -127,7 +130,8 @@ struct ShapeRecordCommand: ParsableCommand {
         for r in configuration.recognizers {
             guard case .shape(let p) = r.parameters else { continue }
             let other = ShapeMatcher(examples: p.examples, options: p.matcherOptions)
-            let near = examples.filter { (other.closest($0)?.distance ?? .infinity) <= p.maxDistance }.count
+            let bound = other.bound(maxDistance: p.maxDistance)
+            let near = examples.filter { (other.closest($0)?.distance ?? .infinity) <= bound }.count
             if near > 0 { say("\(near) of the examples would be taken by the taught shape '\(r.name)'") }
         }
         if collisions > 0 {

@@ -97,7 +97,8 @@ struct ShapeRecognizerTests {
         for n in 0..<trials {
             let scale = 0.5 + 1.5 * Double(n) / Double(trials)
             let degrees = Double.random(in: -15...15, using: &rng)
-            let s = Scenario(recognizer("zed", shapeConfig([Shapes.zed])))
+            let s = Scenario(
+                recognizer("zed", shapeConfig([Shapes.zed], maxDistance: ShapeRecognizer.Parameters().maxDistance)))
             s.stroke(Shapes.variant(Shapes.zed, scale: scale, degrees: degrees, jitter: 0.4, rng: &rng))
             if s.first("zed", .recognized) != nil { recognized += 1 }
         }
@@ -304,6 +305,72 @@ struct ShapeRecognizerTests {
         #expect(a.0 < a.1)
         #expect(d.0 > d.1)
         #expect(d.1 <= p.maxDistance && d.0 > p.maxDistance)
+    }
+
+    /// The bound follows how the person drew the examples: three Z's drawn the
+    /// same way make a tighter bound than `max_distance`, three drawn with other
+    /// proportions a looser one; a Z drawn with a short bottom bar is then
+    /// taken by the loosely taught shape and not by the precisely taught one.
+    @Test func theBoundFollowsHowConsistentlyTheShapeWasTaught() {
+        var rng = SeededGenerator(seed: 31)
+        func zed(top: Double, bottom: Double) -> [Point] {
+            Shapes.dense([mm(0, 0), mm(top, 0), mm(0, 30), mm(bottom, 30)])
+        }
+        let precise = (0..<3).map { _ in Shapes.variant(Shapes.zed, jitter: 0.1, rng: &rng) }
+        let loose = [zed(top: 30, bottom: 30), zed(top: 22, bottom: 34), zed(top: 34, bottom: 24)]
+        let p = ShapeRecognizer.Parameters()
+        let tight = ShapeMatcher(examples: precise, options: p.matcherOptions)
+        let wide = ShapeMatcher(examples: loose, options: p.matcherOptions)
+        #expect(tight.spread < ShapeMatcher.referenceSpread)
+        #expect(wide.spread > ShapeMatcher.referenceSpread)
+        #expect(tight.bound(maxDistance: p.maxDistance) < p.maxDistance)
+        #expect(wide.bound(maxDistance: p.maxDistance) > p.maxDistance)
+        // One example has no spread: the bound is max_distance.
+        #expect(ShapeMatcher(examples: [Shapes.zed], options: p.matcherOptions).bound(maxDistance: 0.3) == 0.3)
+
+        let sloppy = zed(top: 30, bottom: 15)
+        let a = Scenario(recognizer("zed", shapeConfig(precise, maxDistance: p.maxDistance)))
+        a.stroke(Shapes.variant(sloppy, jitter: 0.1, rng: &rng))
+        #expect(a.log(without: .failed) == [])
+        let b = Scenario(recognizer("zed", shapeConfig(loose, maxDistance: p.maxDistance)))
+        b.stroke(Shapes.variant(sloppy, jitter: 0.1, rng: &rng))
+        #expect(b.log(without: .failed) == ["zed recognized"])
+        // Either way a Z as taught is taken.
+        let c = Scenario(recognizer("zed", shapeConfig(precise, maxDistance: p.maxDistance)))
+        c.stroke(Shapes.variant(Shapes.zed, scale: 1.2, jitter: 0.2, rng: &rng))
+        #expect(c.log(without: .failed) == ["zed recognized"])
+    }
+
+    /// The total turning: none along a line, a quarter turn at each of a
+    /// square's three corners; and a stroke that turns much more or less than
+    /// an example is further from it than the angle and directions say.
+    @Test func strokesThatTurnMoreOrLessThanTheExampleAreFurther() {
+        var samples: [Point] = []
+        var d = [Double](repeating: 0, count: 2 * (ShapeMatcher.directionCount - 1))
+        ShapeMatcher.directions(Shapes.horizontalLine, samples: &samples, into: &d)
+        #expect(ShapeMatcher.turning(directions: d) < 1e-9)
+        let square = Shapes.dense([mm(0, 0), mm(30, 0), mm(30, 30), mm(0, 30), mm(0, 0)])
+        ShapeMatcher.directions(square, samples: &samples, into: &d)
+        #expect(abs(ShapeMatcher.turning(directions: d) - 3 * .pi / 2) < 0.2)
+        // A finger's jitter of 0.4 mm on a 30 mm Z adds less than a quarter turn.
+        var rng = SeededGenerator(seed: 3)
+        ShapeMatcher.directions(Shapes.zed, samples: &samples, into: &d)
+        let clean = ShapeMatcher.turning(directions: d)
+        ShapeMatcher.directions(Shapes.variant(Shapes.zed, jitter: 0.4, rng: &rng), samples: &samples, into: &d)
+        #expect(ShapeMatcher.turning(directions: d) < clean + .pi / 2)
+
+        let bracket = Shapes.dense([mm(10, 0), mm(0, 0), mm(0, 30), mm(10, 30)])
+        let brace = Shapes.dense([
+            mm(10, 0), mm(6, 0.5), mm(4.5, 2), mm(4, 5), mm(4, 12), mm(3, 14), mm(0, 15), mm(3, 16), mm(4, 18),
+            mm(4, 25), mm(4.5, 28), mm(6, 29.5), mm(10, 30),
+        ])
+        let matcher = ShapeMatcher(examples: [bracket], options: ShapeMatcher.Options())
+        let uncorrected = ShapeMatcher(
+            examples: [bracket], options: ShapeMatcher.Options(), directionWeight: ShapeMatcher.directionWeight,
+            correctsTurning: false)
+        let corrected = matcher.closest(brace)?.distance ?? 0
+        let u = uncorrected.closest(brace)?.distance ?? 1
+        #expect(corrected > 1.3 * u)
     }
 
     /// The warping of directions: the same directions cost nothing, opposite

@@ -8,7 +8,8 @@
 /// stroke costs no more memory and no allocation; at lift the stroke is
 /// resampled and compared with every example. It fails a stroke shorter than
 /// `minLengthMM` (a tap, a finger resting), one that took longer than
-/// `maxDuration`, and one whose closest example is further than `maxDistance`.
+/// `maxDuration`, and one whose closest example is further than `maxDistance`
+/// scaled by how far apart the examples are (`ShapeMatcher.bound`).
 public final class ShapeRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// The strokes taught, points in mm (any origin), in the order drawn.
@@ -18,11 +19,12 @@ public final class ShapeRecognizer: Recognizer {
         /// With `fixed`: the most a stroke may be turned to match an example, degrees.
         public var maxRotationDegrees = 15.0
         /// The closest example must be within this distance (`ShapeMatcher`:
-        /// the angle in radians plus the weighted warping cost of directions).
-        /// Chosen on the $1 logs by `gesturectl evaluate --templates`
-        /// (BENCHMARKS.md): the highest recall with 3 examples whose false
-        /// accepts stay within 0.25 %.
-        public var maxDistance = 0.34
+        /// the angle in radians plus the weighted warping cost of directions,
+        /// corrected by the ratio of turnings), scaled by the examples' spread
+        /// (`ShapeMatcher.bound`). Chosen on the $1 logs by `gesturectl evaluate
+        /// --templates` (BENCHMARKS.md): the highest recall with 3 examples whose
+        /// false accepts stay within 0.25 %.
+        public var maxDistance = 0.51
         public var minLengthMM = 10.0
         public var maxDuration = Millis(10_000)
         public init() {}
@@ -39,7 +41,8 @@ public final class ShapeRecognizer: Recognizer {
         case tooShort(Double, min: Double)
         /// The config has no example that can be matched.
         case noExamples
-        /// The closest example (index) is `distance` away, more than `max`.
+        /// The closest example (index) is `distance` away, more than `max` (the
+        /// `max_distance` scaled by the examples' spread).
         case noMatch(distance: Double, max: Double, example: Int)
     }
 
@@ -54,6 +57,8 @@ public final class ShapeRecognizer: Recognizer {
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
     private let matcher: ShapeMatcher
+    /// `maxDistance` scaled by the examples' spread.
+    private let bound: Double
     private var state = State.drawing
     private var touch: TouchID?
     private var points: [Point] = []
@@ -69,6 +74,7 @@ public final class ShapeRecognizer: Recognizer {
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         matcher = ShapeMatcher(examples: parameters.examples, options: parameters.matcherOptions)
+        bound = matcher.bound(maxDistance: parameters.maxDistance)
         points.reserveCapacity(ShapeRecognizer.maxPoints)
     }
 
@@ -147,8 +153,8 @@ public final class ShapeRecognizer: Recognizer {
         e.notes.append(
             "closest example \(m.example) at \(formatFixed(m.distance, decimals: 3))\(m.reversed ? ", drawn the other way" : "")"
         )
-        guard m.distance <= parameters.maxDistance else {
-            return .fail(.shape(.noMatch(distance: m.distance, max: parameters.maxDistance, example: m.example)))
+        guard m.distance <= bound else {
+            return .fail(.shape(.noMatch(distance: m.distance, max: bound, example: m.example)))
         }
         let last = points[points.count - 1]
         return .recognize(
@@ -178,7 +184,7 @@ extension ShapeRecognizer.Parameters {
                 "with orientation `fixed`: the most a stroke is turned to match"),
             .number(
                 "max_distance", \.maxDistance, 0...3.2,
-                "largest distance to the closest example: angle (radians) + 0.2 × directions' warping cost"),
+                "largest distance to the closest example (angle in radians + 0.2 × directions' warping cost, × the ratio of turnings^1.5), for examples 0.15 apart; scaled by (0.3 + their spread) / 0.45"),
             .number("min_length_mm", \.minLengthMM, 0...500, "shortest stroke matched"),
             .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a stroke may take"),
         ]
