@@ -365,6 +365,14 @@ private struct Context {
                 warnings.append(
                     "\(file):1: an exclusive [[device]] with no recognizer that has consume = true passes every touch to the apps: it only adds a copy"
                 )
+            } else if exclusive {
+                let hold = devices.filter(\.exclusive).map { Int($0.hold.value) }.max() ?? 0
+                for rc in recognizers where rc.consume && Self.mayTakeAnyTouch(rc) {
+                    let path = "recognizer.\(tomlKey(rc.name)).consume"
+                    warnings.append(
+                        "\(file):\(positions[path]?.line ?? 1): \(path): consume = true with no edge, region or finger count that keeps it from a touch: on an exclusive device every touch is held back from the apps until \(rc.name) fails, for up to hold_ms (\(hold) ms)"
+                    )
+                }
             }
         }
         if recognizers.isEmpty && problems.errors.isEmpty {
@@ -374,6 +382,14 @@ private struct Context {
             )
         }
         return config
+    }
+
+    /// A consuming recognizer that nothing in its filter keeps from a one-finger
+    /// touch anywhere on the screen: the relay holds every touch for it.
+    static func mayTakeAnyTouch(_ rc: RecognizerConfig) -> Bool {
+        if rc.filter.edge != nil { return false }
+        if let b = rc.filter.region, b.minX > 0 || b.minY > 0 || b.maxX < 1 || b.maxY < 1 { return false }
+        return rc.parameters.makeRecognizer().fingers.lowerBound <= 1
     }
 
     /// A name is what events carry and what scripts filter on (`RecognizerNames`).
@@ -573,6 +589,11 @@ private struct Context {
             error(
                 "\(base).hold_ms", "hold_ms only applies to an exclusive device: set exclusive = true too",
                 at: r.position(of: "hold_ms"))
+        }
+        if t["hold_ms"] != nil && t["exclusive"] != nil && !rule.exclusive {
+            warnings.append(
+                "\(file):\(r.position(of: "hold_ms").line): \(base).hold_ms: hold_ms has no effect unless exclusive = true"
+            )
         }
         if rule.exclusive && rule.use == false {
             error(

@@ -87,4 +87,68 @@ struct ExclusiveConfigTests {
         #expect(d.warnings.count == 1)
         #expect(d.warnings.first?.contains("no recognizer that has consume = true") == true)
     }
+
+    @Test func holdOnADeviceThatIsNotExclusiveIsWarnedAbout() throws {
+        let c = try load(
+            """
+            [recognizer.tap]
+            kind = "tap"
+
+            [[device]]
+            match = "Atmel"
+            exclusive = false
+            hold_ms = 200
+            """)
+        #expect(c.devices[0].exclusive == false)
+        #expect(c.warnings == ["test.toml:7: device.0.hold_ms: hold_ms has no effect unless exclusive = true"])
+        let on = try load(
+            "[recognizer.m]\nkind = \"swipe\"\nedge = \"left\"\nconsume = true\n[[device]]\nmatch = \"A\"\nexclusive = true\nhold_ms = 200\n")
+        #expect(on.warnings.isEmpty)
+    }
+
+    @Test func aConsumerThatCouldTakeAnyTouchIsWarnedAbout() throws {
+        let c = try load(
+            """
+            [recognizer.scroll]
+            kind = "pan"
+            consume = true
+
+            [recognizer.menu]
+            kind = "swipe"
+            edge = "left"
+            consume = true
+
+            [recognizer.three]
+            kind = "swipe"
+            fingers = 3
+            consume = true
+
+            [recognizer.corner]
+            kind = "tap"
+            region = [0.9, 0.0, 1.0, 0.1]
+            consume = true
+
+            [recognizer.whole]
+            kind = "tap"
+            region = [0.0, 0.0, 1.0, 1.0]
+            consume = true
+
+            [recognizer.tap]
+            kind = "tap"
+
+            [[device]]
+            match = "Atmel"
+            exclusive = true
+            hold_ms = 250
+            """)
+        #expect(
+            c.warnings == [
+                "test.toml:3: recognizer.scroll.consume: consume = true with no edge, region or finger count that keeps it from a touch: on an exclusive device every touch is held back from the apps until scroll fails, for up to hold_ms (250 ms)",
+                "test.toml:23: recognizer.whole.consume: consume = true with no edge, region or finger count that keeps it from a touch: on an exclusive device every touch is held back from the apps until whole fails, for up to hold_ms (250 ms)",
+            ])
+        // Without an exclusive device the warning that consume does nothing says enough.
+        let d = try load("[recognizer.scroll]\nkind = \"pan\"\nconsume = true\n")
+        #expect(d.warnings.count == 1)
+        #expect(d.warnings.first?.contains("there is none") == true)
+    }
 }
