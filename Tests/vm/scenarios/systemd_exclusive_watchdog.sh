@@ -2,9 +2,10 @@
 # vm-mode: systemd
 # vm-timeout: 240
 # A stalled gestured does not freeze an exclusive touchscreen for longer than the
-# watchdog. The shipped unit, with README's drop-in for an exclusive device
-# (/dev/uinput for a group of its own, and WatchdogSec=3s as README advises for
-# exclusive use), grabs a uinput panel (uinput_player.py) and makes its twin, which
+# watchdog. The shipped unit, with the shipped drop-in for an exclusive device
+# (config/examples/gestured-exclusive.conf: /dev/uinput for a group of its own, by
+# config/examples/72-gestured-uinput.rules, which is shown to reach the static node
+# a Debian boot makes before uinput is loaded, and WatchdogSec=3s), grabs a uinput panel (uinput_player.py) and makes its twin, which
 # libinput reads as a compositor would, beside the panel itself. A finger goes down,
 # then gestured is stopped (SIGSTOP) with the finger still down: systemd's watchdog
 # kills it with SIGABRT (not the SIGKILL TimeoutStopSec= later: the unit turns the
@@ -35,20 +36,52 @@ EOF
 GESTURED_CONFIG=$S/exclusive.toml
 svc_install
 
-# README's drop-in and udev rule for an exclusive device.
+# The shipped udev rule and drop-in for an exclusive device
+# (config/examples/72-gestured-uinput.rules, gestured-exclusive.conf), installed as
+# README says. First /dev/uinput as a Debian boot leaves it: uinput (a module)
+# not loaded, the node a static one made from modules.devname (kmod static-nodes,
+# systemd-tmpfiles-setup-dev), root's alone. The guest's init loaded uinput; unload
+# it and make the static node as the boot does.
 getent group uinput >/dev/null || groupadd -r uinput || vm_abort "groupadd uinput failed"
-echo 'KERNEL=="uinput", GROUP="uinput", MODE="0660"' > /etc/udev/rules.d/72-gestured-uinput.rules
+static=no
+if rmmod uinput 2>"$S/rmmod.err"; then
+    kmod static-nodes --format=tmpfiles --output=/run/tmpfiles.d/static-nodes.conf
+    systemd-tmpfiles --prefix=/dev --create --boot 2>"$S/tmpfiles.err"
+    if [ -c /dev/uinput ] && [ ! -d /sys/module/uinput ]; then
+        static=yes
+        vm_assert_eq "the static /dev/uinput before the rule" "root root 600" "$(stat -c '%U %G %a' /dev/uinput)"
+        # The rule README had before, without static_node=: udevd started with it
+        # (as at boot) leaves the static node root's alone.
+        echo 'KERNEL=="uinput", GROUP="uinput", MODE="0660"' > /etc/udev/rules.d/72-gestured-uinput.rules
+        systemctl restart systemd-udevd.service || vm_fail "systemctl restart systemd-udevd failed"
+        vm_udev_settle
+        vm_assert_eq "the static /dev/uinput under a rule without static_node=" "root root 600" "$(stat -c '%U %G %a' /dev/uinput)"
+    else
+        vm_note "no static /dev/uinput after systemd-tmpfiles: $(cat "$S/tmpfiles.err")"
+    fi
+else
+    vm_note "uinput cannot be unloaded ($(cat "$S/rmmod.err")): the static node is not shown"
+fi
+install -m 0644 "$VM_REPO/config/examples/72-gestured-uinput.rules" /etc/udev/rules.d/72-gestured-uinput.rules
 udevadm control --reload
 udevadm trigger --action=change --sysname-match=uinput
 vm_udev_settle
+if [ $static = yes ]; then
+    # A rule for the device alone applies once the module is loaded; static_node=
+    # is applied by udevd when it starts, as at boot.
+    vm_note "the static /dev/uinput after udevadm control --reload and trigger: $(stat -c '%U %G %a' /dev/uinput)"
+    systemctl restart systemd-udevd.service || vm_fail "systemctl restart systemd-udevd failed"
+    vm_udev_settle
+    vm_assert_eq "the static /dev/uinput once udevd started with the rule" "root uinput 660" "$(stat -c '%U %G %a' /dev/uinput)"
+    vm_assert_not "uinput still not loaded" test -d /sys/module/uinput
+    # A member of group uinput, not root, opening it loads the module (as gestured will).
+    vm_assert "a member of group uinput opens the static /dev/uinput" \
+        setpriv --reuid=gestured --regid=gestured --groups=uinput -- sh -c 'exec 3<>/dev/uinput'
+    vm_assert "that open loaded uinput" test -d /sys/module/uinput
+    vm_udev_settle
+fi
 vm_assert_eq "/dev/uinput after the udev rule" "root uinput 660" "$(stat -c '%U %G %a' /dev/uinput)"
-mkdir -p /etc/systemd/system/gestured.service.d
-cat > /etc/systemd/system/gestured.service.d/exclusive.conf <<EOF
-[Service]
-DeviceAllow=/dev/uinput rw
-SupplementaryGroups=input uinput
-WatchdogSec=${watchdog}s
-EOF
+install -D -m 0644 "$VM_REPO/config/examples/gestured-exclusive.conf" /etc/systemd/system/gestured.service.d/exclusive.conf
 systemctl daemon-reload
 
 printf 'E: 1.000000 0003 002f 0\nE: 1.000000 0003 0039 9\nE: 1.000000 0003 0035 700\nE: 1.000000 0003 0036 430\nE: 1.000000 0001 014a 1\nE: 1.000000 0003 0000 700\nE: 1.000000 0003 0001 430\nE: 1.000000 0000 0000 0\n' > "$S/finger-down.events"
