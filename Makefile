@@ -37,6 +37,8 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT      ?= swift
 SCRATCH    ?= .build
 INSTALL    ?= install
+# Example configs, udev rules and unit drop-ins, installed as documentation.
+EXAMPLES   := $(wildcard config/examples/*)
 SWIFTBUILDFLAGS ?= -c release --static-swift-stdlib
 
 BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show-bin-path 2>/dev/null)
@@ -85,7 +87,7 @@ install: build completions
 	$(INSTALL) -m 0644 docs/gesturectl.1 $(DESTDIR)$(MANDIR)/man1/gesturectl.1
 	$(INSTALL) -m 0644 docs/PROTOCOL.md docs/PHONES.md $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
-	$(INSTALL) -m 0644 config/examples/phone.toml config/examples/actions.toml $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	$(INSTALL) -m 0644 completions/gestured.bash $(DESTDIR)$(BASHCOMPDIR)/gestured
 	$(INSTALL) -m 0644 $(SCRATCH)/completions/gesturectl.bash $(DESTDIR)$(BASHCOMPDIR)/gesturectl
 	$(INSTALL) -m 0644 completions/_gestured $(SCRATCH)/completions/_gesturectl $(DESTDIR)$(ZSHCOMPDIR)/
@@ -110,7 +112,7 @@ uninstall:
 		$(DESTDIR)$(USERUNITDIR)/gestured-actions.service \
 		$(DESTDIR)$(SYSUSERSDIR)/gestured.conf $(DESTDIR)$(MANDIR)/man8/gestured.8 \
 		$(DESTDIR)$(MANDIR)/man1/gesturectl.1 $(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PHONES.md \
-		$(DESTDIR)$(DOCDIR)/examples/phone.toml $(DESTDIR)$(DOCDIR)/examples/actions.toml \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLES))) \
 		$(DESTDIR)$(BASHCOMPDIR)/gestured $(DESTDIR)$(BASHCOMPDIR)/gesturectl \
 		$(DESTDIR)$(ZSHCOMPDIR)/_gestured $(DESTDIR)$(ZSHCOMPDIR)/_gesturectl \
 		$(DESTDIR)$(FISHCOMPDIR)/gestured.fish $(DESTDIR)$(FISHCOMPDIR)/gesturectl.fish \
