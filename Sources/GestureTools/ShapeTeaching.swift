@@ -119,6 +119,11 @@ public enum ShapeTeaching {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A config's text with `table` after it, a blank line between.
+    public static func appending(_ table: String, to config: String) -> String {
+        config + (config.hasSuffix("\n") || config.isEmpty ? "" : "\n") + "\n" + table
+    }
+
     /// At most `limit` points per example, evenly picked along the stroke as
     /// drawn (first and last kept): a config stays readable, and the matcher
     /// resamples anyway.

@@ -147,9 +147,28 @@ struct ShapeRecordCommand: ParsableCommand {
             requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith,
             comment: ["Taught by `gesturectl shape record` from \(examples.count) example(s)."])
         guard let into else {
-            // The table alone must load: its name and numbers are checked as gestured checks them.
-            try checked(table, file: "(the new table)")
+            // The table names the config's recognizers (requires_failure_of,
+            // simultaneous_with): it is checked after the config, as --into would add it.
+            let base: String
+            if let configPath {
+                do { base = try String(contentsOfFile: configPath, encoding: .utf8) } catch {
+                    throw CleanExit.message(
+                        "gesturectl shape record: cannot read \(configPath): \(error.localizedDescription)", code: 1)
+                }
+            } else {
+                base = defaultConfigText
+            }
+            try checked(ShapeTeaching.appending(table, to: base), file: source)
             print(table, terminator: "")
+            if configPath != nil {
+                say(
+                    "the table above loads after \(source): append it to \(source) to use it, or run again with --into \(source) to have it added"
+                )
+            } else {
+                say(
+                    "the table above loads after the built-in config (no config file; see --config): put the shipped gestured.toml in \(ConfigLoader.systemPath) and append the table to it, or add it to a config file with --into FILE"
+                )
+            }
             return
         }
         let old: String
@@ -157,7 +176,7 @@ struct ShapeRecordCommand: ParsableCommand {
             throw CleanExit.message(
                 "gesturectl shape record: cannot read \(into): \(error.localizedDescription)", code: 1)
         }
-        let joined = old + (old.hasSuffix("\n") || old.isEmpty ? "" : "\n") + "\n" + table
+        let joined = ShapeTeaching.appending(table, to: old)
         try checked(joined, file: into)
         try write(joined, to: into)
         say("added [recognizer.\(name)] to \(into)\(source == into ? "" : " (\(source) was the config read)")")

@@ -1,0 +1,58 @@
+import Foundation
+import GestureConfig
+import Testing
+
+/// `gesturectl shape record --from …` as a person runs it: what it prints on
+/// stdout and stderr, its exit status, and what the table it prints teaches.
+@Suite("gesturectl shape record")
+struct ShapeRecordCommandTests {
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs the built gesturectl with `args`, stdout and stderr into files.
+    static func gesturectl(_ args: [String]) throws -> Run {
+        let exe = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let bin = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("gesturectl").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shape-record-test-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("out")
+        let errURL = dir.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = args
+        p.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
+        p.standardOutput = try FileHandle(forWritingTo: outURL)
+        p.standardError = try FileHandle(forWritingTo: errURL)
+        try p.run()
+        p.waitUntilExit()
+        return Run(
+            status: p.terminationStatus, out: try String(contentsOf: outURL, encoding: .utf8),
+            err: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    static let shipped = repoRoot + "/config/gestured.toml"
+    static func dollar(_ name: String) -> String { fixturesDir + "/dollar1/s01/medium/" + name + ".xml" }
+
+    /// Without --into, the table is printed for the config read: it names the
+    /// config's recognizers, and loads after the config as gestured would load it.
+    @Test func withoutIntoTheTableIsPrintedForTheConfig() throws {
+        let r = try Self.gesturectl(
+            ["shape", "record", "zed", "--config", Self.shipped, "--from"] + ["v02", "v03", "v04"].map(Self.dollar))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("# Taught by") && r.out.contains("[recognizer.zed]"))
+        #expect(r.out.contains("requires_failure_of = [\"circle\", \"checkmark\", \"tickle\"]"))
+        #expect(!r.err.contains("would not load"))
+        #expect(r.err.contains("append it to \(Self.shipped)"))
+        #expect(r.err.contains("--into"))
+        let shipped = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let config = try ConfigLoader.load(text: shipped + "\n" + r.out, file: "gestured.toml")
+        #expect(config.recognizers.contains { $0.name == "zed" })
+    }
+}
