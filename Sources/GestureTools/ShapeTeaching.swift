@@ -90,6 +90,14 @@ public enum ShapeTeaching {
         ShapeRecognizer.Parameters().maxDistance
     }
 
+    /// An example as the table writes it: moved to start at 0,0, each coordinate
+    /// rounded to 0.1 mm. What the tool says of the examples (their consistency,
+    /// their bound) is said of these, the points the recognizer will read.
+    public static func asWritten(_ points: [Point]) -> [Point] {
+        let o = points.first ?? Point(x: 0, y: 0)
+        return points.map { Point(x: rounded($0.x - o.x, scale: 10), y: rounded($0.y - o.y, scale: 10)) }
+    }
+
     /// The `[recognizer.NAME]` table that teaches `examples` (points rounded to
     /// 0.1 mm, each stroke moved to start at 0,0), with the options given.
     public static func section(
@@ -102,8 +110,7 @@ public enum ShapeTeaching {
         lines.append("kind = \"shape\"")
         lines.append("examples = [")
         for e in examples {
-            let o = e.first ?? Point(x: 0, y: 0)
-            let pts = e.map { "[\(tenth($0.x - o.x)), \(tenth($0.y - o.y))]" }
+            let pts = asWritten(e).map { "[\(tenth($0.x)), \(tenth($0.y))]" }
             lines.append("    [" + pts.joined(separator: ", ") + "],")
         }
         lines.append("]")
@@ -176,8 +183,10 @@ public enum ShapeTeaching {
     public static func tenth(_ v: Double) -> String { fixed(v, scale: 10) }
     public static func hundredth(_ v: Double) -> String { fixed(v, scale: 100) }
 
+    private static func rounded(_ v: Double, scale: Double) -> Double { (v * scale).rounded() / scale }
+
     private static func fixed(_ v: Double, scale: Double) -> String {
-        let r = (v * scale).rounded() / scale
+        let r = rounded(v, scale: scale)
         let s = r == 0 ? "0.0" : String(r)
         return s.contains(".") || s.contains("e") ? s : s + ".0"
     }

@@ -90,7 +90,8 @@ struct ShapeRecordCommand: ParsableCommand {
         let options = ShapeMatcher.Options(
             orientation: ShapeMatcher.Orientation(rawValue: orientation)!,
             direction: ShapeMatcher.Direction(rawValue: direction)!)
-        let examples = strokes.map { ShapeTeaching.thinned($0.points) }
+        // Everything said of the examples is said of them as the table writes them.
+        let examples = strokes.map { ShapeTeaching.asWritten(ShapeTeaching.thinned($0.points)) }
 
         // How consistent: each example against the closest of the others.
         let loo = ShapeMatcher.consistency(examples: examples, options: options)

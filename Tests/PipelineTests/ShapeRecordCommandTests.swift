@@ -1,5 +1,7 @@
 import Foundation
 import GestureConfig
+import GestureCore
+import GestureTools
 import Testing
 
 /// `gesturectl shape record --from …` as a person runs it: what it prints on
@@ -54,5 +56,37 @@ struct ShapeRecordCommandTests {
         let shipped = try String(contentsOfFile: Self.shipped, encoding: .utf8)
         let config = try ConfigLoader.load(text: shipped + "\n" + r.out, file: "gestured.toml")
         #expect(config.recognizers.contains { $0.name == "zed" })
+    }
+
+    /// The taught recognizer's bound, from the table `out` loaded after the shipped config.
+    static func loadedBound(_ out: String, name: String = "zed") throws -> Double {
+        let shipped = try String(contentsOfFile: shipped, encoding: .utf8)
+        let config = try ConfigLoader.load(text: shipped + "\n" + out, file: "gestured.toml")
+        let r = try #require(config.recognizers.first { $0.name == name })
+        guard case .shape(let p) = r.parameters else { throw CancellationError() }
+        return ShapeMatcher(examples: p.examples, options: p.matcherOptions).bound(maxDistance: p.maxDistance)
+    }
+
+    /// "taken within X of one": the bound the tool announces.
+    static func announcedBound(_ err: String) -> Double? {
+        guard let r = err.range(of: "a stroke is taken within ") else { return nil }
+        return Double(err[r.upperBound...].prefix { $0 != " " })
+    }
+
+    /// The bound the tool announces is the one the recognizer loaded from its
+    /// table uses: both of the examples as written, to 0.1 mm.
+    @Test func theAnnouncedBoundIsTheLoadedRecognizers() throws {
+        for (shape, numbers) in [
+            ("v", ["02", "03", "04"]), ("triangle", ["02", "03", "04"]), ("star", ["01", "05", "09"]),
+            ("pigtail", ["03", "06", "07"]), ("question_mark", ["02", "04", "08"]),
+        ] {
+            let r = try Self.gesturectl(
+                ["shape", "record", "zed", "--config", Self.shipped, "--from"]
+                    + numbers.map { Self.dollar(shape + $0) })
+            #expect(r.status == 0, "\(shape): \(r.err)")
+            guard r.status == 0 else { continue }
+            let announced = try #require(Self.announcedBound(r.err), "\(r.err)")
+            #expect(ShapeTeaching.hundredth(try Self.loadedBound(r.out)) == ShapeTeaching.hundredth(announced), "\(shape)")
+        }
     }
 }
