@@ -81,13 +81,27 @@ public enum ShapeTeaching {
         return names
     }
 
-    /// The rejection threshold suggested for examples drawn this consistently:
-    /// the recognizer's default however consistent they are, because the
-    /// recognizer already scales it by how far apart its examples are
-    /// (`ShapeMatcher.bound`): raising it for loosely drawn examples as well
-    /// would loosen their bound twice.
-    public static func suggestedMaxDistance(consistency: [Double]) -> Double {
-        ShapeRecognizer.Parameters().maxDistance
+    /// The largest bound a taught table gives its examples: the bound of
+    /// examples as far apart as examples still called consistent (each within
+    /// the default `max_distance` of another), 0.51 × (0.3 + 0.51) / 0.45 ≈ 0.92.
+    /// Beyond it a stroke's closest example can be another shape altogether: a
+    /// swipe is within 0.9 of a zigzag's example.
+    public static var boundCap: Double {
+        let d = ShapeRecognizer.Parameters().maxDistance
+        return d * ShapeMatcher.boundScale(spread: d)
+    }
+
+    /// The rejection threshold written for examples this far apart (`spread`, as
+    /// `ShapeMatcher.spread`): the recognizer's default, because the recognizer
+    /// already scales it by the spread (`ShapeMatcher.bound`), unless that scaled
+    /// bound would pass `boundCap` (examples drawn inconsistently, taught with
+    /// --force): then lower, so that their bound is the cap.
+    public static func suggestedMaxDistance(spread: Double) -> Double {
+        let d = ShapeRecognizer.Parameters().maxDistance
+        let scale = ShapeMatcher.boundScale(spread: spread)
+        guard scale.isFinite, d * scale > boundCap else { return d }
+        // Rounded down to the hundredth the table writes.
+        return (boundCap / scale * 100).rounded(.down) / 100
     }
 
     /// An example as the table writes it: moved to start at 0,0, each coordinate

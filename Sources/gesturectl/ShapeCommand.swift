@@ -56,6 +56,13 @@ struct ShapeRecordCommand: ParsableCommand {
     @Option(name: .long, help: "as_drawn: from the same end; either: from either end.")
     var direction = "as_drawn"
 
+    @Flag(
+        name: .long,
+        help:
+            "Teach examples that are not consistent anyway (max_distance is lowered so that their bound is at most \(ShapeTeaching.hundredth(ShapeTeaching.boundCap)))."
+    )
+    var force = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("Add the table to this config file (written whole, or not at all).", valueName: "FILE"),
@@ -95,22 +102,29 @@ struct ShapeRecordCommand: ParsableCommand {
 
         // How consistent: each example against the closest of the others.
         let loo = ShapeMatcher.consistency(examples: examples, options: options)
-        let maxDistance = ShapeTeaching.suggestedMaxDistance(consistency: loo)
+        let matcher = ShapeMatcher(examples: examples, options: options)
+        let maxDistance = ShapeTeaching.suggestedMaxDistance(spread: matcher.spread)
         for (i, s) in strokes.enumerated() {
             var line =
                 "example \(i): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
             if i < loo.count { line += ", \(ShapeTeaching.hundredth(loo[i])) from the closest other" }
             say(line)
         }
+        var consistent = true
         if let worst = loo.filter(\.isFinite).max() {
+            consistent = worst <= ShapeRecognizer.Parameters().maxDistance
             let verdict =
-                worst <= ShapeRecognizer.Parameters().maxDistance
-                ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
+                consistent ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
             say("consistency: largest distance \(ShapeTeaching.hundredth(worst)) rad: \(verdict)")
         } else if examples.count == 1 {
             say("consistency: one example; three or more make a shape that is taken more reliably")
         }
-        let bound = ShapeMatcher(examples: examples, options: options).bound(maxDistance: maxDistance)
+        if !consistent && !force {
+            throw CleanExit.message(
+                "gesturectl shape record: the examples are not consistent, nothing taught; draw them again (--force teaches them anyway, their bound capped at \(ShapeTeaching.hundredth(ShapeTeaching.boundCap)))",
+                code: 1)
+        }
+        let bound = matcher.bound(maxDistance: maxDistance)
         say(
             "max_distance \(ShapeTeaching.hundredth(maxDistance)): for examples this far apart a stroke is taken within \(ShapeTeaching.hundredth(bound)) of one"
         )

@@ -89,4 +89,21 @@ struct ShapeRecordCommandTests {
             #expect(ShapeTeaching.hundredth(try Self.loadedBound(r.out)) == ShapeTeaching.hundredth(announced), "\(shape)")
         }
     }
+
+    /// Three different swipes are not one shape: refused unless --force, and
+    /// with --force their bound is kept to the cap.
+    @Test func inconsistentExamplesAreRefusedUnlessForced() throws {
+        let swipes = fixturesDir + "/phone/strokes.events"
+        let refused = try Self.gesturectl(["shape", "record", "zed", "--config", Self.shipped, "--from", swipes])
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.contains("not consistent"))
+        #expect(refused.err.contains("--force"))
+        let forced = try Self.gesturectl(
+            ["shape", "record", "zed", "--force", "--config", Self.shipped, "--from", swipes])
+        #expect(forced.status == 0, "\(forced.err)")
+        let announced = try #require(Self.announcedBound(forced.err), "\(forced.err)")
+        #expect(announced <= ShapeTeaching.boundCap)
+        #expect(try Self.loadedBound(forced.out) <= ShapeTeaching.boundCap)
+    }
 }

@@ -74,10 +74,10 @@ import Testing
         #expect(strokes.count == 3)
         let examples = strokes.map { ShapeTeaching.thinned($0.points) }
         #expect(examples.allSatisfy { $0.count <= 48 })
-        let loo = ShapeMatcher.consistency(examples: examples, options: ShapeMatcher.Options())
         let table = ShapeTeaching.section(
             name: "zed", examples: examples, options: ShapeMatcher.Options(),
-            maxDistance: ShapeTeaching.suggestedMaxDistance(consistency: loo))
+            maxDistance: ShapeTeaching.suggestedMaxDistance(
+                spread: ShapeMatcher(examples: examples, options: ShapeMatcher.Options()).spread))
         let config = try ConfigLoader.load(text: table, file: "taught.toml")
         let r = try #require(config.recognizers.first { $0.name == "zed" })
         guard case .shape(let p) = r.parameters else {
@@ -159,13 +159,21 @@ import Testing
 
     /// The recognizer scales max_distance by its examples' spread; the table
     /// written for loosely drawn examples keeps the default, so that their bound
-    /// is loosened once, not twice.
-    @Test func theSuggestedThresholdIsTheDefaultAndTheSpreadDoesTheRest() {
+    /// is loosened once, not twice; only examples further apart than consistent
+    /// ones (taught with --force) get a lower one, their bound kept to the cap.
+    @Test func theSuggestedThresholdIsTheDefaultUpToTheCap() {
         let fallback = ShapeRecognizer.Parameters().maxDistance
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: []) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.05, 0.08]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.3, 0.5]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.9]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [.infinity, 0.1]) == fallback)
+        #expect(abs(ShapeTeaching.boundCap - 0.918) < 0.001)
+        for spread in [0.0, 0.05, ShapeMatcher.referenceSpread, 0.3, fallback] {
+            #expect(ShapeTeaching.suggestedMaxDistance(spread: spread) == fallback, "\(spread)")
+        }
+        for spread in [0.6, 1.0, 3.7, 9.0] {
+            let d = ShapeTeaching.suggestedMaxDistance(spread: spread)
+            #expect(d < fallback)
+            let scale = ShapeMatcher.boundScale(spread: spread)
+            // The largest hundredth whose bound stays within the cap.
+            #expect(d * scale <= ShapeTeaching.boundCap, "\(spread): \(d)")
+            #expect((d + 0.01) * scale > ShapeTeaching.boundCap, "\(spread): \(d)")
+        }
     }
 }
