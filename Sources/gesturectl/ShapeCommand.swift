@@ -229,9 +229,11 @@ struct ShapeRecordCommand: ParsableCommand {
             do { frames = try Explanation.frames(of: path, configuration: configuration) } catch {
                 throw CleanExit.message("gesturectl shape record: \(path): \(error)", code: 1)
             }
-            let (strokes, skipped) = ShapeTeaching.strokes(in: frames)
-            if skipped > 0 { say("\(path): \(skipped) touch(es) skipped: more than one finger, or cancelled") }
-            all += strokes
+            let reader = ShapeTeaching.reader(of: frames)
+            if reader.skipped > 0 {
+                say("\(path): \(reader.skipped) touch(es) skipped: \(ShapeTeaching.summary(of: reader.skips))")
+            }
+            all += reader.strokes
         }
         if all.count > count {
             say("taking the first \(count) of \(all.count) strokes (--count)")
@@ -265,7 +267,14 @@ struct ShapeRecordCommand: ParsableCommand {
         while sink.reader.strokes.count < count {
             say("draw '\(name)' with one finger (\(sink.reader.strokes.count + 1) of \(count))")
             let before = sink.reader.strokes.count
+            var skipped = sink.reader.skipped
             while sink.reader.strokes.count == before {
+                if sink.reader.skipped > skipped {
+                    // Said as soon as the touch lifts; the same example is asked for again.
+                    skipped = sink.reader.skipped
+                    say("not taken: \(sink.reader.skips[skipped - 1]); draw it again")
+                }
+
                 var p = pollfd(fd: evdev.fd.rawValue, events: Int16(POLLIN), revents: 0)
                 let r = poll(&p, 1, -1)
                 if r < 0 && errno == EINTR { continue }

@@ -176,4 +176,32 @@ import Testing
             #expect((d + 0.01) * scale > ShapeTeaching.boundCap, "\(spread): \(d)")
         }
     }
+
+    /// A tap, a touch of three points and a short slide are skipped as they are
+    /// read, each with its reason, and the strokes around them are taken: no
+    /// run is refused at the end for them.
+    @Test func tapsAndShortTouchesAreSkippedWithTheirReason() {
+        let tap = Self.frames([Point(x: 40, y: 40), Point(x: 40, y: 40)], id: 2, start: 2)
+        let three = Self.frames([Point(x: 40, y: 40), Point(x: 45, y: 40), Point(x: 50, y: 41)], id: 3, start: 3)
+        let short = Self.frames((0..<12).map { Point(x: 40 + 0.4 * Double($0), y: 40) }, id: 4, start: 4)
+        let frames = Self.zigzag(seed: 1) + tap + three + short + Self.zigzag(seed: 2, id: 5, start: 6)
+        let r = ShapeTeaching.reader(of: frames)
+        #expect(r.strokes.count == 2)
+        #expect(r.skips.count == 3)
+        #expect(r.skips.first == .tooFewPoints(1))
+        #expect(r.skips.dropFirst().first == .tooFewPoints(3))
+        guard r.skips.count == 3, case .tooShort(let mm) = r.skips[2] else {
+            Issue.record("\(r.skips)")
+            return
+        }
+        #expect(abs(mm - 4.4) < 0.01)
+        #expect(r.skips[0].description.hasPrefix("a tap"))
+        #expect(r.skips[2].description.hasPrefix("too short: 4.4 mm"))
+        #expect(ShapeTeaching.summary(of: r.skips) == "too few points (a tap) ×2; too short")
+        // Every stroke taken loads as an example.
+        let table = ShapeTeaching.section(
+            name: "zed", examples: r.strokes.map { ShapeTeaching.thinned($0.points) }, options: ShapeMatcher.Options(),
+            maxDistance: 0.51)
+        #expect(throws: Never.self) { try ConfigLoader.load(text: table, file: "t.toml") }
+    }
 }
