@@ -50,7 +50,11 @@ struct ShapeRecordCommand: ParsableCommand {
         completion: .file())
     var device: String?
 
-    @Option(name: .long, help: "fixed: as drawn (within 30°); any: at any angle.")
+    @Option(
+        name: .long,
+        help:
+            "fixed: as drawn (turned at most \(Int(ShapeMatcher.Options().maxRotationDegrees))°, max_rotation_deg); any: at any angle."
+    )
     var orientation = "fixed"
 
     @Option(name: .long, help: "as_drawn: from the same end; either: from either end.")
@@ -115,7 +119,7 @@ struct ShapeRecordCommand: ParsableCommand {
             consistent = worst <= ShapeRecognizer.Parameters().maxDistance
             let verdict =
                 consistent ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
-            say("consistency: largest distance \(ShapeTeaching.hundredth(worst)) rad: \(verdict)")
+            say("consistency: largest distance \(ShapeTeaching.hundredth(worst)): \(verdict)")
         } else if examples.count == 1 {
             say("consistency: one example; three or more make a shape that is taken more reliably")
         }
@@ -130,7 +134,10 @@ struct ShapeRecordCommand: ParsableCommand {
         )
 
         // Who else would take these strokes, and which taught shapes they are near.
+        let relations = ShapeTeaching.relations(in: configuration)
         var collisions = 0
+        var heldBack = 0
+        var heldBy: [String] = []
         for (i, s) in strokes.enumerated() {
             let takers = ShapeTeaching.takers(of: s, in: configuration).filter { $0 != name }
             let recognizedBy = takers.filter { n in
@@ -141,6 +148,9 @@ struct ShapeRecordCommand: ParsableCommand {
                 collisions += 1
                 say("example \(i) is also taken by: \(recognizedBy.joined(separator: ", "))")
             }
+            let waitedFor = recognizedBy.filter(relations.requiresFailureOf.contains)
+            if !waitedFor.isEmpty { heldBack += 1 }
+            for n in waitedFor where !heldBy.contains(n) { heldBy.append(n) }
         }
         for r in configuration.recognizers {
             guard case .shape(let p) = r.parameters else { continue }
@@ -149,14 +159,17 @@ struct ShapeRecordCommand: ParsableCommand {
             let near = examples.filter { (other.closest($0)?.distance ?? .infinity) <= bound }.count
             if near > 0 { say("\(near) of the examples would be taken by the taught shape '\(r.name)'") }
         }
-        if collisions > 0 {
+        if heldBack == examples.count {
             say(
-                "the new shape waits for circle, checkmark, tickle and shapes taught before to fail (requires_failure_of): where they take a stroke, it does not; teach another shape if that is not what you want"
+                "warning: every example is taken by \(heldBy.joined(separator: " or ")), which '\(name)' waits for to fail (requires_failure_of): drawn like this, '\(name)' would never fire; teach a shape \(heldBy.count == 1 ? "it does" : "they do") not take"
+            )
+        } else if collisions > 0 && !relations.requiresFailureOf.isEmpty {
+            say(
+                "the new shape waits for \(relations.requiresFailureOf.joined(separator: ", ")) to fail (requires_failure_of): where they take a stroke, it does not; teach another shape if that is not what you want"
             )
         }
 
         let source = configuration.source
-        let relations = ShapeTeaching.relations(in: configuration)
         let table = ShapeTeaching.section(
             name: name, examples: examples, options: options, maxDistance: maxDistance,
             requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith,
@@ -227,7 +240,7 @@ struct ShapeRecordCommand: ParsableCommand {
         for path in from {
             let frames: [TouchFrame]
             do { frames = try Explanation.frames(of: path, configuration: configuration) } catch {
-                throw CleanExit.message("gesturectl shape record: \(path): \(error)", code: 1)
+                throw CleanExit.message("gesturectl shape record: \(Self.readingProblem(error, path: path))", code: 1)
             }
             let reader = ShapeTeaching.reader(of: frames)
             if reader.skipped > 0 {
@@ -242,6 +255,18 @@ struct ShapeRecordCommand: ParsableCommand {
             say("the recordings hold \(all.count) stroke(s), fewer than --count \(count)")
         }
         return all
+    }
+
+    /// What went wrong reading `path`, its path said once: shape record has no
+    /// --desc, so a recording must describe its device or have a NAME.desc beside it.
+    static func readingProblem(_ error: any Error, path: String) -> String {
+        var text = "\(error)"
+        if !text.hasPrefix(path + ": ") { text = path + ": " + text }
+        return text.replacingOccurrences(
+            of: "; give one with --desc FILE",
+            with:
+                ": give an evemu recording that has them (as evemu-record writes it), one with its NAME.desc beside it, or a $1 stroke file (.xml)"
+        )
     }
 
     private func readTouchscreen(_ configuration: Configuration) throws -> [ShapeTeaching.Stroke] {
@@ -274,7 +299,6 @@ struct ShapeRecordCommand: ParsableCommand {
                     skipped = sink.reader.skipped
                     say("not taken: \(sink.reader.skips[skipped - 1]); draw it again")
                 }
-
                 var p = pollfd(fd: evdev.fd.rawValue, events: Int16(POLLIN), revents: 0)
                 let r = poll(&p, 1, -1)
                 if r < 0 && errno == EINTR { continue }

@@ -106,4 +106,46 @@ struct ShapeRecordCommandTests {
         #expect(announced <= ShapeTeaching.boundCap)
         #expect(try Self.loadedBound(forced.out) <= ShapeTeaching.boundCap)
     }
+
+    /// The texts say what the tool does: the rotation the table allows, no
+    /// unit the distance does not have, a recording's problem with its path once
+    /// and no option shape record lacks.
+    @Test func theTextsSayWhatTheToolDoes() throws {
+        let help = try Self.gesturectl(["shape", "record", "--help"])
+        #expect(help.out.contains("15°") && !help.out.contains("30°"), "\(help.out)")
+        let r = try Self.gesturectl(
+            ["shape", "record", "zed", "--config", Self.shipped, "--from"] + ["v02", "v03", "v04"].map(Self.dollar))
+        #expect(r.err.contains("consistency: largest distance "))
+        #expect(!r.err.contains(" rad"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-text-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notes = dir.appendingPathComponent("notes.txt").path
+        try "E: 0.000001 0003 0039 1\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let bad = try Self.gesturectl(["shape", "record", "zed", "--config", Self.shipped, "--from", notes])
+        #expect(bad.status == 1)
+        #expect(bad.err.components(separatedBy: notes).count == 2, "the path once: \(bad.err)")
+        #expect(!bad.err.contains("--desc"))
+        #expect(bad.err.contains("no device description"))
+    }
+
+    /// Circles taught as a shape beside the config's circle recognizer: the
+    /// shape waits for it, so it would never fire, and the tool says so,
+    /// naming the recognizers it waits for as the config names them.
+    @Test func aShapeThatWouldNeverFireIsWarnedOf() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-never-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("gestured.toml").path
+        try "[recognizer.ring]\nkind = \"circle\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try Self.gesturectl(
+            ["shape", "record", "round", "--config", config, "--from"]
+                + ["circle02", "circle03", "circle04"].map(Self.dollar))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("example 0 is also taken by: ring"))
+        #expect(r.err.contains("warning: every example is taken by ring, which 'round' waits for to fail"))
+        #expect(r.err.contains("would never fire"))
+        #expect(!r.err.contains("checkmark") && !r.err.contains("tickle"))
+        #expect(r.out.contains("requires_failure_of = [\"ring\"]"))
+    }
 }
