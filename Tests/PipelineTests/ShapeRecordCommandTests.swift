@@ -86,7 +86,8 @@ struct ShapeRecordCommandTests {
             #expect(r.status == 0, "\(shape): \(r.err)")
             guard r.status == 0 else { continue }
             let announced = try #require(Self.announcedBound(r.err), "\(r.err)")
-            #expect(ShapeTeaching.hundredth(try Self.loadedBound(r.out)) == ShapeTeaching.hundredth(announced), "\(shape)")
+            #expect(
+                ShapeTeaching.hundredth(try Self.loadedBound(r.out)) == ShapeTeaching.hundredth(announced), "\(shape)")
         }
     }
 
