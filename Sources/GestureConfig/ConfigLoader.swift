@@ -703,7 +703,7 @@ private struct KeyReader: ParameterTableVisitor {
         var out: [[Point]] = []
         var ok = true
         for (i, node) in list.enumerated() {
-            let which = "example \(i + 1)"
+            let which = "example \(i)"
             guard let items = node.array else {
                 table.fail(
                     key, "\(which): expected a list of [x, y] points, got \(node.described)", at: node, &problems)
@@ -723,14 +723,14 @@ private struct KeyReader: ParameterTableVisitor {
             for (j, item) in items.enumerated() {
                 guard let xy = item.array, xy.count == 2, let x = xy[0].number, let y = xy[1].number else {
                     table.fail(
-                        key, "\(which), point \(j + 1): expected [x, y] (two numbers, mm), got \(item.described)",
+                        key, "\(which), point \(j): expected [x, y] (two numbers, mm), got \(item.described)",
                         at: item, &problems)
                     break
                 }
                 guard x.isFinite, y.isFinite, abs(x) <= Self.maxCoordinateMM, abs(y) <= Self.maxCoordinateMM else {
                     table.fail(
                         key,
-                        "\(which), point \(j + 1): expected finite numbers within ±\(formatBound(Self.maxCoordinateMM)) mm, got [\(x), \(y)]",
+                        "\(which), point \(j): expected finite numbers within ±\(formatBound(Self.maxCoordinateMM)) mm, got [\(x), \(y)]",
                         at: item, &problems)
                     break
                 }

@@ -127,7 +127,12 @@ public struct AccuracyReport: Sendable, Codable {
         recognizers = []
         for r in configuration.recognizers where !r.kind.isContinuous {
             var acc = RecognizerAccuracy(name: r.name, kind: r.kind.rawValue)
-            let own = Set(byClass.keys.filter { Corpus.kind(ofClass: $0) == r.kind })
+            // A taught shape owns the class of its own name (a `triangle` shape,
+            // the corpus's triangles); a built-in kind, the classes of its kind.
+            let own =
+                r.kind == .shape
+                ? Set(byClass.keys.filter { $0 == r.name })
+                : Set(byClass.keys.filter { Corpus.kind(ofClass: $0) == r.kind })
             acc.ownClass = own.sorted().first
             for (item, o) in zip(items, outcomes) {
                 let positive = own.contains(item.label)
@@ -182,7 +187,10 @@ public struct AccuracyReport: Sendable, Codable {
             }
             out += "\n\(r.name) (\(r.kind))"
             if let own = r.ownClass {
-                out += ": recall on \(own), false accepts on every other class\n"
+                let whose = r.kind == GestureKind.shape.rawValue ? " (a taught shape: the class of its name)" : ""
+                out += ": recall on \(own)\(whose), false accepts on every other class\n"
+            } else if r.kind == GestureKind.shape.rawValue {
+                out += ": a taught shape, no class named \(r.name) in this corpus; false accepts on every class\n"
             } else {
                 out += ": no class of its own in this corpus; false accepts on every class\n"
             }

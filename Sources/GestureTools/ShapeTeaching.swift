@@ -18,16 +18,55 @@ public enum ShapeTeaching {
         }
     }
 
+    /// Why a touch was not taken as an example.
+    public enum Skip: Sendable, Equatable, CustomStringConvertible {
+        /// Another finger was down at some time during it.
+        case moreThanOneFinger
+        case cancelled
+        /// Fewer distinct points than an example needs (one: a tap).
+        case tooFewPoints(Int)
+        /// Shorter than the shortest stroke a shape recognizer matches, mm.
+        case tooShort(Double)
+
+        /// The fewest points an example has (the config refuses fewer).
+        public static let minPoints = ShapeRecognizer.Parameters.pointsPerExample.lowerBound
+        /// The shortest example, mm: `min_length_mm`'s default, the shortest stroke
+        /// the recognizer matches (a tap that slid, or a finger's jitter, is shorter).
+        public static let minLengthMM = ShapeRecognizer.Parameters().minLengthMM
+
+        /// What it was, without its numbers: for counting skips alike.
+        public var what: String {
+            switch self {
+            case .moreThanOneFinger: "more than one finger"
+            case .cancelled: "cancelled"
+            case .tooFewPoints: "too few points (a tap)"
+            case .tooShort: "too short"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .moreThanOneFinger: "more than one finger"
+            case .cancelled: "cancelled"
+            case .tooFewPoints(1): "a tap (one point); an example needs \(Skip.minPoints) points"
+            case .tooFewPoints(let n): "too few points: \(n); an example needs \(Skip.minPoints)"
+            case .tooShort(let mm):
+                "too short: \(ShapeTeaching.tenth(mm)) mm; an example needs \(ShapeTeaching.tenth(Skip.minLengthMM)) mm (min_length_mm)"
+            }
+        }
+    }
+
     /// Collects one-finger strokes from frames as they come: a touch that began
-    /// alone and ended (lifted) with no other finger down at any time. A touch
-    /// that was cancelled, or shared the screen with another, is skipped and
-    /// counted in `skipped`.
+    /// alone and ended (lifted) with no other finger down at any time, with
+    /// enough points and long enough to be an example as the table writes it. A
+    /// touch that was not is skipped, and why is kept in `skips`.
     public struct StrokeReader: Sendable {
         public private(set) var strokes: [Stroke] = []
-        public private(set) var skipped = 0
+        public private(set) var skips: [Skip] = []
+        public var skipped: Int { skips.count }
         private var current: [TouchFrame] = []
         private var points: [Point] = []
-        private var spoiled = false
+        private var spoiled: Skip?
 
         public init() {}
 
@@ -36,22 +75,38 @@ public enum ShapeTeaching {
             let live = frame.touches.filter { $0.phase != .ended && $0.phase != .cancelled }
             if current.isEmpty {
                 guard frame.began else { return nil }
-                spoiled = false
+                spoiled = nil
                 points = []
             }
             current.append(frame)
-            if frame.touches.count > 1 || frame.anyCancelled { spoiled = true }
-            if let t = frame.touches.first, !spoiled, points.last != t.position { points.append(t.position) }
+            if spoiled == nil {
+                if frame.touches.count > 1 {
+                    spoiled = .moreThanOneFinger
+                } else if frame.anyCancelled {
+                    spoiled = .cancelled
+                }
+            }
+            if let t = frame.touches.first, spoiled == nil, points.last != t.position { points.append(t.position) }
             guard live.isEmpty else { return nil }
             defer {
                 current = []
                 points = []
             }
-            if spoiled || points.count < 2 {
-                skipped += 1
+            if let spoiled {
+                skips.append(spoiled)
+                return nil
+            }
+            let written = ShapeTeaching.asWritten(ShapeTeaching.thinned(points))
+            let distinct = zip(written, written.dropFirst()).filter { $0.0 != $0.1 }.count + 1
+            if distinct < Skip.minPoints {
+                skips.append(.tooFewPoints(distinct))
                 return nil
             }
             let s = Stroke(points: points, frames: current)
+            if s.lengthMM < Skip.minLengthMM {
+                skips.append(.tooShort(s.lengthMM))
+                return nil
+            }
             strokes.append(s)
             return s
         }
@@ -59,9 +114,26 @@ public enum ShapeTeaching {
 
     /// The strokes of a run of frames (a whole recording).
     public static func strokes(in frames: [TouchFrame]) -> (strokes: [Stroke], skipped: Int) {
+        let r = reader(of: frames)
+        return (r.strokes, r.skipped)
+    }
+
+    /// The reader that took a run of frames: its strokes, and the touches it skipped and why.
+    public static func reader(of frames: [TouchFrame]) -> StrokeReader {
         var r = StrokeReader()
         for f in frames { _ = r.take(f) }
-        return (r.strokes, r.skipped)
+        return r
+    }
+
+    /// Skips counted alike, in the order first seen: "too few points (a tap) ×2; more than one finger".
+    public static func summary(of skips: [Skip]) -> String {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for s in skips {
+            if counts[s.what] == nil { order.append(s.what) }
+            counts[s.what, default: 0] += 1
+        }
+        return order.map { counts[$0]! > 1 ? "\($0) ×\(counts[$0]!)" : $0 }.joined(separator: "; ")
     }
 
     /// What the recognizers of `configuration` decide about one stroke on its
@@ -81,13 +153,35 @@ public enum ShapeTeaching {
         return names
     }
 
-    /// The rejection threshold suggested for examples drawn this consistently:
-    /// the recognizer's default however consistent they are, because the
-    /// recognizer already scales it by how far apart its examples are
-    /// (`ShapeMatcher.bound`): raising it for loosely drawn examples as well
-    /// would loosen their bound twice.
-    public static func suggestedMaxDistance(consistency: [Double]) -> Double {
-        ShapeRecognizer.Parameters().maxDistance
+    /// The largest bound a taught table gives its examples: the bound of
+    /// examples as far apart as examples still called consistent (each within
+    /// the default `max_distance` of another), 0.51 × (0.3 + 0.51) / 0.45 ≈ 0.92.
+    /// Beyond it a stroke's closest example can be another shape altogether: a
+    /// swipe is within 0.9 of a zigzag's example.
+    public static var boundCap: Double {
+        let d = ShapeRecognizer.Parameters().maxDistance
+        return d * ShapeMatcher.boundScale(spread: d)
+    }
+
+    /// The rejection threshold written for examples this far apart (`spread`, as
+    /// `ShapeMatcher.spread`): the recognizer's default, because the recognizer
+    /// already scales it by the spread (`ShapeMatcher.bound`), unless that scaled
+    /// bound would pass `boundCap` (examples drawn inconsistently, taught with
+    /// --force): then lower, so that their bound is the cap.
+    public static func suggestedMaxDistance(spread: Double) -> Double {
+        let d = ShapeRecognizer.Parameters().maxDistance
+        let scale = ShapeMatcher.boundScale(spread: spread)
+        guard scale.isFinite, d * scale > boundCap else { return d }
+        // Rounded down to the hundredth the table writes.
+        return (boundCap / scale * 100).rounded(.down) / 100
+    }
+
+    /// An example as the table writes it: moved to start at 0,0, each coordinate
+    /// rounded to 0.1 mm. What the tool says of the examples (their consistency,
+    /// their bound) is said of these, the points the recognizer will read.
+    public static func asWritten(_ points: [Point]) -> [Point] {
+        let o = points.first ?? Point(x: 0, y: 0)
+        return points.map { Point(x: rounded($0.x - o.x, scale: 10), y: rounded($0.y - o.y, scale: 10)) }
     }
 
     /// The `[recognizer.NAME]` table that teaches `examples` (points rounded to
@@ -102,8 +196,7 @@ public enum ShapeTeaching {
         lines.append("kind = \"shape\"")
         lines.append("examples = [")
         for e in examples {
-            let o = e.first ?? Point(x: 0, y: 0)
-            let pts = e.map { "[\(tenth($0.x - o.x)), \(tenth($0.y - o.y))]" }
+            let pts = asWritten(e).map { "[\(tenth($0.x)), \(tenth($0.y))]" }
             lines.append("    [" + pts.joined(separator: ", ") + "],")
         }
         lines.append("]")
@@ -117,6 +210,11 @@ public enum ShapeTeaching {
         if !requiresFailureOf.isEmpty { lines.append("requires_failure_of = \(list(requiresFailureOf))") }
         if !simultaneousWith.isEmpty { lines.append("simultaneous_with = \(list(simultaneousWith))") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A config's text with `table` after it, a blank line between.
+    public static func appending(_ table: String, to config: String) -> String {
+        config + (config.hasSuffix("\n") || config.isEmpty ? "" : "\n") + "\n" + table
     }
 
     /// At most `limit` points per example, evenly picked along the stroke as
@@ -171,8 +269,10 @@ public enum ShapeTeaching {
     public static func tenth(_ v: Double) -> String { fixed(v, scale: 10) }
     public static func hundredth(_ v: Double) -> String { fixed(v, scale: 100) }
 
+    private static func rounded(_ v: Double, scale: Double) -> Double { (v * scale).rounded() / scale }
+
     private static func fixed(_ v: Double, scale: Double) -> String {
-        let r = (v * scale).rounded() / scale
+        let r = rounded(v, scale: scale)
         let s = r == 0 ? "0.0" : String(r)
         return s.contains(".") || s.contains("e") ? s : s + ".0"
     }

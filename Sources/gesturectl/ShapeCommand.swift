@@ -50,11 +50,22 @@ struct ShapeRecordCommand: ParsableCommand {
         completion: .file())
     var device: String?
 
-    @Option(name: .long, help: "fixed: as drawn (within 30°); any: at any angle.")
+    @Option(
+        name: .long,
+        help:
+            "fixed: as drawn (turned at most \(Int(ShapeMatcher.Options().maxRotationDegrees))°, max_rotation_deg); any: at any angle."
+    )
     var orientation = "fixed"
 
     @Option(name: .long, help: "as_drawn: from the same end; either: from either end.")
     var direction = "as_drawn"
+
+    @Flag(
+        name: .long,
+        help:
+            "Teach examples that are not consistent anyway (max_distance is lowered so that their bound is at most \(ShapeTeaching.hundredth(ShapeTeaching.boundCap)))."
+    )
+    var force = false
 
     @Option(
         name: .long,
@@ -90,32 +101,43 @@ struct ShapeRecordCommand: ParsableCommand {
         let options = ShapeMatcher.Options(
             orientation: ShapeMatcher.Orientation(rawValue: orientation)!,
             direction: ShapeMatcher.Direction(rawValue: direction)!)
-        let examples = strokes.map { ShapeTeaching.thinned($0.points) }
+        // Everything said of the examples is said of them as the table writes them.
+        let examples = strokes.map { ShapeTeaching.asWritten(ShapeTeaching.thinned($0.points)) }
 
         // How consistent: each example against the closest of the others.
         let loo = ShapeMatcher.consistency(examples: examples, options: options)
-        let maxDistance = ShapeTeaching.suggestedMaxDistance(consistency: loo)
+        let matcher = ShapeMatcher(examples: examples, options: options)
+        let maxDistance = ShapeTeaching.suggestedMaxDistance(spread: matcher.spread)
         for (i, s) in strokes.enumerated() {
             var line =
                 "example \(i): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
             if i < loo.count { line += ", \(ShapeTeaching.hundredth(loo[i])) from the closest other" }
             say(line)
         }
+        var consistent = true
         if let worst = loo.filter(\.isFinite).max() {
+            consistent = worst <= ShapeRecognizer.Parameters().maxDistance
             let verdict =
-                worst <= ShapeRecognizer.Parameters().maxDistance
-                ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
-            say("consistency: largest distance \(ShapeTeaching.hundredth(worst)) rad: \(verdict)")
+                consistent ? "consistent" : "not consistent: draw the odd one again, or teach it as a shape of its own"
+            say("consistency: largest distance \(ShapeTeaching.hundredth(worst)): \(verdict)")
         } else if examples.count == 1 {
             say("consistency: one example; three or more make a shape that is taken more reliably")
         }
-        let bound = ShapeMatcher(examples: examples, options: options).bound(maxDistance: maxDistance)
+        if !consistent && !force {
+            throw CleanExit.message(
+                "gesturectl shape record: the examples are not consistent, nothing taught; draw them again (--force teaches them anyway, their bound capped at \(ShapeTeaching.hundredth(ShapeTeaching.boundCap)))",
+                code: 1)
+        }
+        let bound = matcher.bound(maxDistance: maxDistance)
         say(
             "max_distance \(ShapeTeaching.hundredth(maxDistance)): for examples this far apart a stroke is taken within \(ShapeTeaching.hundredth(bound)) of one"
         )
 
         // Who else would take these strokes, and which taught shapes they are near.
+        let relations = ShapeTeaching.relations(in: configuration)
         var collisions = 0
+        var heldBack = 0
+        var heldBy: [String] = []
         for (i, s) in strokes.enumerated() {
             let takers = ShapeTeaching.takers(of: s, in: configuration).filter { $0 != name }
             let recognizedBy = takers.filter { n in
@@ -126,6 +148,9 @@ struct ShapeRecordCommand: ParsableCommand {
                 collisions += 1
                 say("example \(i) is also taken by: \(recognizedBy.joined(separator: ", "))")
             }
+            let waitedFor = recognizedBy.filter(relations.requiresFailureOf.contains)
+            if !waitedFor.isEmpty { heldBack += 1 }
+            for n in waitedFor where !heldBy.contains(n) { heldBy.append(n) }
         }
         for r in configuration.recognizers {
             guard case .shape(let p) = r.parameters else { continue }
@@ -134,22 +159,44 @@ struct ShapeRecordCommand: ParsableCommand {
             let near = examples.filter { (other.closest($0)?.distance ?? .infinity) <= bound }.count
             if near > 0 { say("\(near) of the examples would be taken by the taught shape '\(r.name)'") }
         }
-        if collisions > 0 {
+        if heldBack == examples.count {
             say(
-                "the new shape waits for circle, checkmark, tickle and shapes taught before to fail (requires_failure_of): where they take a stroke, it does not; teach another shape if that is not what you want"
+                "warning: every example is taken by \(heldBy.joined(separator: " or ")), which '\(name)' waits for to fail (requires_failure_of): drawn like this, '\(name)' would never fire; teach a shape \(heldBy.count == 1 ? "it does" : "they do") not take"
+            )
+        } else if collisions > 0 && !relations.requiresFailureOf.isEmpty {
+            say(
+                "the new shape waits for \(relations.requiresFailureOf.joined(separator: ", ")) to fail (requires_failure_of): where they take a stroke, it does not; teach another shape if that is not what you want"
             )
         }
 
         let source = configuration.source
-        let relations = ShapeTeaching.relations(in: configuration)
         let table = ShapeTeaching.section(
             name: name, examples: examples, options: options, maxDistance: maxDistance,
             requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith,
             comment: ["Taught by `gesturectl shape record` from \(examples.count) example(s)."])
         guard let into else {
-            // The table alone must load: its name and numbers are checked as gestured checks them.
-            try checked(table, file: "(the new table)")
+            // The table names the config's recognizers (requires_failure_of,
+            // simultaneous_with): it is checked after the config, as --into would add it.
+            let base: String
+            if let configPath {
+                do { base = try String(contentsOfFile: configPath, encoding: .utf8) } catch {
+                    throw CleanExit.message(
+                        "gesturectl shape record: cannot read \(configPath): \(error.localizedDescription)", code: 1)
+                }
+            } else {
+                base = defaultConfigText
+            }
+            try checked(ShapeTeaching.appending(table, to: base), file: source)
             print(table, terminator: "")
+            if configPath != nil {
+                say(
+                    "the table above loads after \(source): append it to \(source) to use it, or run again with --into \(source) to have it added"
+                )
+            } else {
+                say(
+                    "the table above loads after the built-in config (no config file; see --config): put the shipped gestured.toml in \(ConfigLoader.systemPath) and append the table to it, or add it to a config file with --into FILE"
+                )
+            }
             return
         }
         let old: String
@@ -157,7 +204,7 @@ struct ShapeRecordCommand: ParsableCommand {
             throw CleanExit.message(
                 "gesturectl shape record: cannot read \(into): \(error.localizedDescription)", code: 1)
         }
-        let joined = old + (old.hasSuffix("\n") || old.isEmpty ? "" : "\n") + "\n" + table
+        let joined = ShapeTeaching.appending(table, to: old)
         try checked(joined, file: into)
         try write(joined, to: into)
         say("added [recognizer.\(name)] to \(into)\(source == into ? "" : " (\(source) was the config read)")")
@@ -193,11 +240,13 @@ struct ShapeRecordCommand: ParsableCommand {
         for path in from {
             let frames: [TouchFrame]
             do { frames = try Explanation.frames(of: path, configuration: configuration) } catch {
-                throw CleanExit.message("gesturectl shape record: \(path): \(error)", code: 1)
+                throw CleanExit.message("gesturectl shape record: \(Self.readingProblem(error, path: path))", code: 1)
             }
-            let (strokes, skipped) = ShapeTeaching.strokes(in: frames)
-            if skipped > 0 { say("\(path): \(skipped) touch(es) skipped: more than one finger, or cancelled") }
-            all += strokes
+            let reader = ShapeTeaching.reader(of: frames)
+            if reader.skipped > 0 {
+                say("\(path): \(reader.skipped) touch(es) skipped: \(ShapeTeaching.summary(of: reader.skips))")
+            }
+            all += reader.strokes
         }
         if all.count > count {
             say("taking the first \(count) of \(all.count) strokes (--count)")
@@ -206,6 +255,18 @@ struct ShapeRecordCommand: ParsableCommand {
             say("the recordings hold \(all.count) stroke(s), fewer than --count \(count)")
         }
         return all
+    }
+
+    /// What went wrong reading `path`, its path said once: shape record has no
+    /// --desc, so a recording must describe its device or have a NAME.desc beside it.
+    static func readingProblem(_ error: any Error, path: String) -> String {
+        var text = "\(error)"
+        if !text.hasPrefix(path + ": ") { text = path + ": " + text }
+        return text.replacingOccurrences(
+            of: "; give one with --desc FILE",
+            with:
+                ": give an evemu recording that has them (as evemu-record writes it), one with its NAME.desc beside it, or a $1 stroke file (.xml)"
+        )
     }
 
     private func readTouchscreen(_ configuration: Configuration) throws -> [ShapeTeaching.Stroke] {
@@ -231,7 +292,13 @@ struct ShapeRecordCommand: ParsableCommand {
         while sink.reader.strokes.count < count {
             say("draw '\(name)' with one finger (\(sink.reader.strokes.count + 1) of \(count))")
             let before = sink.reader.strokes.count
+            var skipped = sink.reader.skipped
             while sink.reader.strokes.count == before {
+                if sink.reader.skipped > skipped {
+                    // Said as soon as the touch lifts; the same example is asked for again.
+                    skipped = sink.reader.skipped
+                    say("not taken: \(sink.reader.skips[skipped - 1]); draw it again")
+                }
                 var p = pollfd(fd: evdev.fd.rawValue, events: Int16(POLLIN), revents: 0)
                 let r = poll(&p, 1, -1)
                 if r < 0 && errno == EINTR { continue }

@@ -53,30 +53,30 @@ struct ShapeConfigTests {
             ])
         #expect(
             errors("[recognizer.z]\nkind = \"shape\"\nexamples = [[1, 2], [3, 4]]\n") == [
+                "t.toml:3: recognizer.z.examples: example 0: expected 5 to 1000 points, got 2",
                 "t.toml:3: recognizer.z.examples: example 1: expected 5 to 1000 points, got 2",
-                "t.toml:3: recognizer.z.examples: example 2: expected 5 to 1000 points, got 2",
             ])
         #expect(
             errors("[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[0, 0], [1, 1], [2, 2], [3, 3]],\n]\n") == [
-                "t.toml:4: recognizer.z.examples: example 1: expected 5 to 1000 points, got 4"
+                "t.toml:4: recognizer.z.examples: example 0: expected 5 to 1000 points, got 4"
             ])
         #expect(
             errors(
                 "[recognizer.z]\nkind = \"shape\"\nexamples = [\n  \(Self.zed),\n  [[0, 0], [1, 1], [2, nan], [3, 3], [4, 4]],\n]\n"
             ) == [
-                "t.toml:5: recognizer.z.examples: example 2, point 3: expected finite numbers within ±10000 mm, got [2.0, nan]"
+                "t.toml:5: recognizer.z.examples: example 1, point 2: expected finite numbers within ±10000 mm, got [2.0, nan]"
             ])
         #expect(
             errors(
                 "[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[0, 0], [1, 1], [2], [3, 3], [4, 4]],\n]\n"
             ) == [
-                "t.toml:4: recognizer.z.examples: example 1, point 3: expected [x, y] (two numbers, mm), got a list"
+                "t.toml:4: recognizer.z.examples: example 0, point 2: expected [x, y] (two numbers, mm), got a list"
             ])
         #expect(
             errors(
                 "[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[5, 5], [5, 5], [5, 5], [5, 5], [5.2, 5]],\n]\n"
             ) == [
-                "t.toml:4: recognizer.z.examples: example 1: the stroke is 0.20 mm long; an example must be at least 1 mm"
+                "t.toml:4: recognizer.z.examples: example 0: the stroke is 0.20 mm long; an example must be at least 1 mm"
             ])
         #expect(
             errors("[recognizer.z]\nkind = \"shape\"\nexamples = \"zed\"\n") == [

@@ -74,10 +74,10 @@ import Testing
         #expect(strokes.count == 3)
         let examples = strokes.map { ShapeTeaching.thinned($0.points) }
         #expect(examples.allSatisfy { $0.count <= 48 })
-        let loo = ShapeMatcher.consistency(examples: examples, options: ShapeMatcher.Options())
         let table = ShapeTeaching.section(
             name: "zed", examples: examples, options: ShapeMatcher.Options(),
-            maxDistance: ShapeTeaching.suggestedMaxDistance(consistency: loo))
+            maxDistance: ShapeTeaching.suggestedMaxDistance(
+                spread: ShapeMatcher(examples: examples, options: ShapeMatcher.Options()).spread))
         let config = try ConfigLoader.load(text: table, file: "taught.toml")
         let r = try #require(config.recognizers.first { $0.name == "zed" })
         guard case .shape(let p) = r.parameters else {
@@ -159,13 +159,49 @@ import Testing
 
     /// The recognizer scales max_distance by its examples' spread; the table
     /// written for loosely drawn examples keeps the default, so that their bound
-    /// is loosened once, not twice.
-    @Test func theSuggestedThresholdIsTheDefaultAndTheSpreadDoesTheRest() {
+    /// is loosened once, not twice; only examples further apart than consistent
+    /// ones (taught with --force) get a lower one, their bound kept to the cap.
+    @Test func theSuggestedThresholdIsTheDefaultUpToTheCap() {
         let fallback = ShapeRecognizer.Parameters().maxDistance
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: []) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.05, 0.08]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.3, 0.5]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [0.9]) == fallback)
-        #expect(ShapeTeaching.suggestedMaxDistance(consistency: [.infinity, 0.1]) == fallback)
+        #expect(abs(ShapeTeaching.boundCap - 0.918) < 0.001)
+        for spread in [0.0, 0.05, ShapeMatcher.referenceSpread, 0.3, fallback] {
+            #expect(ShapeTeaching.suggestedMaxDistance(spread: spread) == fallback, "\(spread)")
+        }
+        for spread in [0.6, 1.0, 3.7, 9.0] {
+            let d = ShapeTeaching.suggestedMaxDistance(spread: spread)
+            #expect(d < fallback)
+            let scale = ShapeMatcher.boundScale(spread: spread)
+            // The largest hundredth whose bound stays within the cap.
+            #expect(d * scale <= ShapeTeaching.boundCap, "\(spread): \(d)")
+            #expect((d + 0.01) * scale > ShapeTeaching.boundCap, "\(spread): \(d)")
+        }
+    }
+
+    /// A tap, a touch of three points and a short slide are skipped as they are
+    /// read, each with its reason, and the strokes around them are taken: no
+    /// run is refused at the end for them.
+    @Test func tapsAndShortTouchesAreSkippedWithTheirReason() {
+        let tap = Self.frames([Point(x: 40, y: 40), Point(x: 40, y: 40)], id: 2, start: 2)
+        let three = Self.frames([Point(x: 40, y: 40), Point(x: 45, y: 40), Point(x: 50, y: 41)], id: 3, start: 3)
+        let short = Self.frames((0..<12).map { Point(x: 40 + 0.4 * Double($0), y: 40) }, id: 4, start: 4)
+        let frames = Self.zigzag(seed: 1) + tap + three + short + Self.zigzag(seed: 2, id: 5, start: 6)
+        let r = ShapeTeaching.reader(of: frames)
+        #expect(r.strokes.count == 2)
+        #expect(r.skips.count == 3)
+        #expect(r.skips.first == .tooFewPoints(1))
+        #expect(r.skips.dropFirst().first == .tooFewPoints(3))
+        guard r.skips.count == 3, case .tooShort(let mm) = r.skips[2] else {
+            Issue.record("\(r.skips)")
+            return
+        }
+        #expect(abs(mm - 4.4) < 0.01)
+        #expect(r.skips[0].description.hasPrefix("a tap"))
+        #expect(r.skips[2].description.hasPrefix("too short: 4.4 mm"))
+        #expect(ShapeTeaching.summary(of: r.skips) == "too few points (a tap) ×2; too short")
+        // Every stroke taken loads as an example.
+        let table = ShapeTeaching.section(
+            name: "zed", examples: r.strokes.map { ShapeTeaching.thinned($0.points) }, options: ShapeMatcher.Options(),
+            maxDistance: 0.51)
+        #expect(throws: Never.self) { try ConfigLoader.load(text: table, file: "t.toml") }
     }
 }

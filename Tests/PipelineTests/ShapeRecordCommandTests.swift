@@ -1,0 +1,152 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureTools
+import Testing
+
+/// `gesturectl shape record --from …` as a person runs it: what it prints on
+/// stdout and stderr, its exit status, and what the table it prints teaches.
+@Suite("gesturectl shape record")
+struct ShapeRecordCommandTests {
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs the built gesturectl with `args`, stdout and stderr into files.
+    static func gesturectl(_ args: [String]) throws -> Run {
+        let exe = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let bin = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("gesturectl").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shape-record-test-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("out")
+        let errURL = dir.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = args
+        p.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
+        p.standardOutput = try FileHandle(forWritingTo: outURL)
+        p.standardError = try FileHandle(forWritingTo: errURL)
+        try p.run()
+        p.waitUntilExit()
+        return Run(
+            status: p.terminationStatus, out: try String(contentsOf: outURL, encoding: .utf8),
+            err: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    static let shipped = repoRoot + "/config/gestured.toml"
+    static func dollar(_ name: String) -> String { fixturesDir + "/dollar1/s01/medium/" + name + ".xml" }
+
+    /// Without --into, the table is printed for the config read: it names the
+    /// config's recognizers, and loads after the config as gestured would load it.
+    @Test func withoutIntoTheTableIsPrintedForTheConfig() throws {
+        let r = try Self.gesturectl(
+            ["shape", "record", "zed", "--config", Self.shipped, "--from"] + ["v02", "v03", "v04"].map(Self.dollar))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("# Taught by") && r.out.contains("[recognizer.zed]"))
+        #expect(r.out.contains("requires_failure_of = [\"circle\", \"checkmark\", \"tickle\"]"))
+        #expect(!r.err.contains("would not load"))
+        #expect(r.err.contains("append it to \(Self.shipped)"))
+        #expect(r.err.contains("--into"))
+        let shipped = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let config = try ConfigLoader.load(text: shipped + "\n" + r.out, file: "gestured.toml")
+        #expect(config.recognizers.contains { $0.name == "zed" })
+    }
+
+    /// The taught recognizer's bound, from the table `out` loaded after the shipped config.
+    static func loadedBound(_ out: String, name: String = "zed") throws -> Double {
+        let shipped = try String(contentsOfFile: shipped, encoding: .utf8)
+        let config = try ConfigLoader.load(text: shipped + "\n" + out, file: "gestured.toml")
+        let r = try #require(config.recognizers.first { $0.name == name })
+        guard case .shape(let p) = r.parameters else { throw CancellationError() }
+        return ShapeMatcher(examples: p.examples, options: p.matcherOptions).bound(maxDistance: p.maxDistance)
+    }
+
+    /// "taken within X of one": the bound the tool announces.
+    static func announcedBound(_ err: String) -> Double? {
+        guard let r = err.range(of: "a stroke is taken within ") else { return nil }
+        return Double(err[r.upperBound...].prefix { $0 != " " })
+    }
+
+    /// The bound the tool announces is the one the recognizer loaded from its
+    /// table uses: both of the examples as written, to 0.1 mm.
+    @Test func theAnnouncedBoundIsTheLoadedRecognizers() throws {
+        for (shape, numbers) in [
+            ("v", ["02", "03", "04"]), ("triangle", ["02", "03", "04"]), ("star", ["01", "05", "09"]),
+            ("pigtail", ["03", "06", "07"]), ("question_mark", ["02", "04", "08"]),
+        ] {
+            let r = try Self.gesturectl(
+                ["shape", "record", "zed", "--config", Self.shipped, "--from"]
+                    + numbers.map { Self.dollar(shape + $0) })
+            #expect(r.status == 0, "\(shape): \(r.err)")
+            guard r.status == 0 else { continue }
+            let announced = try #require(Self.announcedBound(r.err), "\(r.err)")
+            #expect(
+                ShapeTeaching.hundredth(try Self.loadedBound(r.out)) == ShapeTeaching.hundredth(announced), "\(shape)")
+        }
+    }
+
+    /// Three different swipes are not one shape: refused unless --force, and
+    /// with --force their bound is kept to the cap.
+    @Test func inconsistentExamplesAreRefusedUnlessForced() throws {
+        let swipes = fixturesDir + "/phone/strokes.events"
+        let refused = try Self.gesturectl(["shape", "record", "zed", "--config", Self.shipped, "--from", swipes])
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.contains("not consistent"))
+        #expect(refused.err.contains("--force"))
+        let forced = try Self.gesturectl(
+            ["shape", "record", "zed", "--force", "--config", Self.shipped, "--from", swipes])
+        #expect(forced.status == 0, "\(forced.err)")
+        let announced = try #require(Self.announcedBound(forced.err), "\(forced.err)")
+        #expect(announced <= ShapeTeaching.boundCap)
+        #expect(try Self.loadedBound(forced.out) <= ShapeTeaching.boundCap)
+    }
+
+    /// The texts say what the tool does: the rotation the table allows, no
+    /// unit the distance does not have, a recording's problem with its path once
+    /// and no option shape record lacks.
+    @Test func theTextsSayWhatTheToolDoes() throws {
+        let help = try Self.gesturectl(["shape", "record", "--help"])
+        #expect(help.out.contains("15°") && !help.out.contains("30°"), "\(help.out)")
+        let r = try Self.gesturectl(
+            ["shape", "record", "zed", "--config", Self.shipped, "--from"] + ["v02", "v03", "v04"].map(Self.dollar))
+        #expect(r.err.contains("consistency: largest distance "))
+        #expect(!r.err.contains(" rad"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-text-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notes = dir.appendingPathComponent("notes.txt").path
+        try "E: 0.000001 0003 0039 1\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let bad = try Self.gesturectl(["shape", "record", "zed", "--config", Self.shipped, "--from", notes])
+        #expect(bad.status == 1)
+        #expect(bad.err.components(separatedBy: notes).count == 2, "the path once: \(bad.err)")
+        #expect(!bad.err.contains("--desc"))
+        #expect(bad.err.contains("no device description"))
+    }
+
+    /// Circles taught as a shape beside the config's circle recognizer: the
+    /// shape waits for it, so it would never fire, and the tool says so,
+    /// naming the recognizers it waits for as the config names them.
+    @Test func aShapeThatWouldNeverFireIsWarnedOf() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-never-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("gestured.toml").path
+        try "[recognizer.ring]\nkind = \"circle\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try Self.gesturectl(
+            ["shape", "record", "round", "--config", config, "--from"]
+                + ["circle02", "circle03", "circle04"].map(Self.dollar))
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("example 0 is also taken by: ring"))
+        #expect(r.err.contains("warning: every example is taken by ring, which 'round' waits for to fail"))
+        #expect(r.err.contains("would never fire"))
+        #expect(!r.err.contains("checkmark") && !r.err.contains("tickle"))
+        #expect(r.out.contains("requires_failure_of = [\"ring\"]"))
+    }
+}
