@@ -37,15 +37,6 @@ enum ShellCommand {
         if input != nil { posix_spawn_file_actions_adddup2(&actions, readEnd, 0) }
         defer { posix_spawn_file_actions_destroy(&actions) }
 
-        let names = Set(extra.map(\.0))
-        var env: [String] = []
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "="), !names.contains(String(s[..<eq])) { env.append(s) }
-            p += 1
-        }
-        env += extra.map { "\($0.0)=\($0.1)" }
         let argv = ["/bin/sh", "-c", command]
         // Signals we ignore (SIGPIPE) would stay ignored in the command: `yes | head` would never end.
         var attributes = posix_spawnattr_t()
@@ -65,7 +56,7 @@ enum ShellCommand {
         posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         let r = withCStrings(argv) { cargv in
-            withCStrings(env) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
+            withEnvironment(replacing: extra) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
         }
         if readEnd >= 0 { close(readEnd) }
         guard r == 0 else {
@@ -83,6 +74,34 @@ enum ShellCommand {
         close(writeEnd)
         return .success(pid)
     }
+}
+
+/// Calls `body` with our environment as a NULL-terminated C array, `extra`
+/// replacing any variable of the same name and added after the rest; an entry
+/// without `=` is left out. Our own entries are passed as they are, byte for
+/// byte, not copied: a command per event must not cost a conversion of every
+/// variable into a Swift string and back.
+func withEnvironment<R>(replacing extra: [(String, String)], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let added = extra.map { strdup("\($0.0)=\($0.1)") }
+    let nameLengths = extra.map { $0.0.utf8.count }
+    defer { for p in added { free(p) } }
+    var entries: [UnsafeMutablePointer<CChar>?] = []
+    var p = environ
+    while let entry = p.pointee {
+        p += 1
+        guard let eq = strchr(entry, 0x3D) else { continue }
+        let length = entry.distance(to: eq)
+        // A variable named in `extra` is replaced: compare up to and including the `=`.
+        if added.indices.contains(where: { k in
+            nameLengths[k] == length && added[k].map { strncmp($0, entry, length + 1) == 0 } ?? false
+        }) {
+            continue
+        }
+        entries.append(entry)
+    }
+    entries += added
+    entries.append(nil)
+    return body(entries)
 }
 
 /// Calls `body` with a NULL-terminated C array of the strings.

@@ -78,6 +78,25 @@ extension ChildProcesses {
             }
         }
 
+        /// Our environment as it is, the event's variables instead of ours of the same name.
+        @Test func commandsGetOurEnvironmentWithTheEventsVariablesInsteadOfOursOfTheSameName() throws {
+            let out = "\(scratch.path)/env"
+            let runner = ActionRunner(maxRunning: 4, warn: Warnings().add)
+            runner.run(
+                [.init(exec: "env > \(out).tmp; mv \(out).tmp \(out)", label: "a")], eventLine: nil,
+                environment: [("HOME", "/from-the-event"), ("GESTURE_NAME", "swipe")], event: "e")
+            #expect(eventually { readText(out) != nil })
+            let lines = (readText(out) ?? "").split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.hasPrefix("HOME=") } == ["HOME=/from-the-event"])
+            #expect(lines.filter { $0.hasPrefix("GESTURE_NAME=") } == ["GESTURE_NAME=swipe"])
+            if let path = getenv("PATH") { #expect(lines.contains("PATH=" + String(cString: path))) }
+            #expect(
+                eventually {
+                    runner.reap()
+                    return !runner.hasRunning
+                })
+        }
+
         @Test func commandsGetTheEventOnStdinAndInVariables() throws {
             let dir = scratch.path
             let warnings = Warnings()

@@ -108,6 +108,15 @@ public final class Arena {
         /// Its kind and the edge its events carry, asked once for the same reason.
         let kind: GestureKind
         let edgeName: Edge?
+        /// Its recognizer follows a motion the arena steps and decides nothing
+        /// on the frames between the first and the last in which no finger
+        /// lands, lifts or is cancelled (`FollowsMotion.decidesOnlyAtEnds`):
+        /// it is not given those.
+        let skipsMoves: Bool
+        /// Its recognizer's deadline, as it was after its last `handle` or
+        /// `reset` (the only calls that change it): read for every frame,
+        /// asked of the recognizer only when it may have changed.
+        var deadline: EventTime?
         /// Its transitions go to the log.
         var traced = false
         /// Its filter lists the arena's profile: it may take part in the next sequence.
@@ -121,6 +130,8 @@ public final class Arena {
             fingers = recognizer.fingers
             kind = recognizer.kind
             edgeName = filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }
+            skipsMoves = (recognizer as? FollowsMotion)?.decidesOnlyAtEnds ?? false
+            deadline = recognizer.deadline
         }
     }
 
@@ -128,6 +139,14 @@ public final class Arena {
     /// The same members, read without reference counting by the loops that run
     /// for every frame (`members` keeps them alive; none is ever removed).
     private var roster: [Unmanaged<Member>] = []
+    /// The indices of the members given every frame: all but those that skip
+    /// moves (`Member.skipsMoves`).
+    private var movers: [Int] = []
+    /// The motions the members' recognizers follow, each once: started with
+    /// every sequence and stepped with each frame before any member is given it.
+    private var motions: [SharedMotion] = []
+    /// Frames and timeouts given to members (the shared rules or their recognizers).
+    private(set) var dispatched = 0
     public let device: String
     private var sequence: UInt64 = 0
     private var sequenceLive = false
@@ -183,6 +202,11 @@ public final class Arena {
         m.inProfile = takesPart(filter)
         members.append(m)
         roster.append(Unmanaged.passUnretained(m))
+        if !m.skipsMoves { movers.append(members.count - 1) }
+        if let motion = (recognizer as? FollowsMotion)?.motion, !motions.contains(where: { $0 === motion }) {
+            motion.drive()
+            motions.append(motion)
+        }
         deadlineKnown = false
         if filter.edge != nil { hasEdgeFilters = true }
         rebuildRelations()
@@ -252,7 +276,7 @@ public final class Arena {
     @inline(__always)
     private func deadline(of i: Int) -> EventTime? {
         roster[i]._withUnsafeGuaranteedRef { m in
-            m.ledger.tag == .possible || m.ledger.tag == .active ? m.recognizer.deadline : nil
+            m.ledger.tag == .possible || m.ledger.tag == .active ? m.deadline : nil
         }
     }
 
@@ -271,7 +295,7 @@ public final class Arena {
             quiet.time = at
             dispatch(i, .timeout(at), quiet, into: &events)
             if members[i].ledger.tag == .possible || members[i].ledger.tag == .active,
-                let d = members[i].recognizer.deadline, d <= at
+                let d = members[i].deadline, d <= at
             {
                 // A recognizer that does not move its deadline would spin here.
                 bug("\(members[i].name): its timer at \(at) did not advance", at: at)
@@ -287,18 +311,20 @@ public final class Arena {
         if !sequenceLive && frame.began { startSequence(frame) }
         if hasEdgeFilters && firstFinger.update(frame) { judgeStarts(at: frame.time, into: &events) }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
+        // No finger landed, lifted or was cancelled, and some are left: those
+        // that skip moves decide nothing on it, and the shared rules cannot fail
+        // them (the most fingers down is what it was when they last applied).
+        let between = input.change == .move && !input.isLast && input.maxFingers == sequenceMaxFingers
         sequenceMaxFingers = input.maxFingers
+        for m in motions { m.step(frame) }
         lastLocation = frame.centroid
         lastNormalised = frame.centroidNormalised
         lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
         quiet.areaMM = frame.areaMM
-        let sequence = sequence
-        for i in roster.indices {
-            let takesPart = roster[i]._withUnsafeGuaranteedRef { m in
-                m.ledger.sequence == sequence
-                    && (m.ledger.tag == .possible || m.ledger.tag == .active || m.ledger.tag == .held)
-            }
-            if takesPart { dispatch(i, .frame(input), frame, into: &events) }
+        if between {
+            for i in movers where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
+        } else {
+            for i in roster.indices where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
         }
         if input.isLast && sequenceLive {
             sequenceLive = false
@@ -309,7 +335,7 @@ public final class Arena {
                     emit(
                         i, .cancelled, at: frame.time, report: nil, reason: .arena(.touchesEndedWhileActive),
                         into: &events)
-                } else if members[i].ledger.tag == .possible && members[i].recognizer.deadline == nil {
+                } else if members[i].ledger.tag == .possible && members[i].deadline == nil {
                     fail(i, .arena(.liftedBeforeComplete), at: frame.time, into: &events)
                 }
             }
@@ -317,6 +343,16 @@ public final class Arena {
             sequenceLive = true
         }
         assert(ledgerViolation() == nil, ledgerViolation() ?? "")
+    }
+
+    /// Member `i` takes part in the current sequence and has not decided it.
+    @inline(__always)
+    private func takesPart(_ i: Int) -> Bool {
+        let sequence = sequence
+        return roster[i]._withUnsafeGuaranteedRef { m in
+            m.ledger.sequence == sequence
+                && (m.ledger.tag == .possible || m.ledger.tag == .active || m.ledger.tag == .held)
+        }
     }
 
     /// Cancels everything in flight (device removed, config reloaded, daemon stopping).
@@ -338,6 +374,7 @@ public final class Arena {
                 emit(i, .failed, at: time, report: nil, reason: reason, into: &events)
             }
             members[i].recognizer.reset()
+            members[i].deadline = members[i].recognizer.deadline
             members[i].ledger.clear(at: sequence)
         }
         sequenceLive = false
@@ -367,11 +404,13 @@ public final class Arena {
         var shared = false
         let p: Proposal
         deadlineKnown = false
+        dispatched &+= 1
         if case .frame(let input) = event, let rule = sharedRule(m, input, frame) {
             p = rule
             shared = true
         } else {
             p = r.handle(event, frame)
+            m.deadline = r.deadline
         }
         if case .none = p, !traced { return }
         if traced {
@@ -432,6 +471,7 @@ public final class Arena {
         let start = frame.centroidNormalised
         area = frame.areaMM
         if hasEdgeFilters { firstFinger.start(frame) }
+        for m in motions { m.restart() }
         for i in members.indices {
             var accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
             if accepts, let edge = members[i].filter.edge, edge.at == .start {
@@ -443,6 +483,7 @@ public final class Arena {
                 trace("\(members[i].name): held decision kept for sequence \(kept)", of: i, at: frame.time)
             }
             members[i].recognizer.reset()
+            members[i].deadline = members[i].recognizer.deadline
         }
     }
 

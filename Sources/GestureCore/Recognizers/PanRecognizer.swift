@@ -49,21 +49,20 @@ public final class PanRecognizer: Recognizer {
     private var state = State.idle
     /// The centroid's translation and velocity, worked out once per frame for
     /// all the swipes and pans of an arena (`SharedMotion`).
-    private var motion = Motion()
-    private let shared: SharedMotion
+    let motion: SharedMotion
     /// A slider's last reported step, in steps from where it started.
     private var level = 0
 
     public convenience init(_ parameters: Parameters) { self.init(parameters, sharing: SharedMotion()) }
 
-    init(_ parameters: Parameters, sharing shared: SharedMotion) {
+    init(_ parameters: Parameters, sharing motion: SharedMotion) {
         self.parameters = parameters
-        self.shared = shared
+        self.motion = motion
     }
 
     public func reset() {
         state = .idle
-        shared.reset(&motion)
+        motion.reset()
         level = 0
     }
 
@@ -78,8 +77,8 @@ public final class PanRecognizer: Recognizer {
 
     public func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal {
         guard case .frame(let input) = event else { return .none }  // no timer
-        shared.advance(&motion, by: frame)
-        let t = motion.translation
+        motion.advance(by: frame)
+        let t = motion.current.translation
         if parameters.stepMM > 0 { return slide(frame, t, input) }
         switch state {
         case .idle, .tracking:
@@ -143,9 +142,14 @@ public final class PanRecognizer: Recognizer {
 
     private func report(_ frame: borrowing TouchFrame, _ t: Point, _ input: TouchInput, step: Int? = nil) -> Report {
         Report(
-            detail: .pan(translation: t, velocity: motion.velocity.mmPerSecond), fingers: input.maxFingers,
+            detail: .pan(translation: t, velocity: motion.current.velocity.mmPerSecond), fingers: input.maxFingers,
             location: frame.centroid, locationNormalised: frame.centroidNormalised, step: step)
     }
+}
+
+extension PanRecognizer: FollowsMotion {
+    /// A pan or slider may begin, step or end on any frame.
+    var decidesOnlyAtEnds: Bool { false }
 }
 
 /// Velocity of the pan's translation over its recent samples: from the newest

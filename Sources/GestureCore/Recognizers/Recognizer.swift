@@ -131,6 +131,8 @@ public protocol Recognizer: AnyObject {
     /// that has no touches).
     func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal
     /// The event-clock time at which the recognizer wants a timeout, if any.
+    /// It changes only with `handle` and `reset`: the arena asks for it after
+    /// those and keeps it.
     var deadline: EventTime? { get }
     /// Back to possible, forgetting the last sequence.
     func reset()

@@ -7,8 +7,6 @@ struct Motion {
     private(set) var velocity = VelocityEstimate()
     /// The length of the translation's path.
     private(set) var path = 0.0
-    /// Which state this is in its `SharedMotion`'s numbering; 0 fresh.
-    fileprivate var id: UInt64 = 0
 
     var translation: Point { centroid.translation }
 
@@ -21,41 +19,58 @@ struct Motion {
     }
 }
 
-/// What the swipes and pans of one arena share of their work per frame. Every one
-/// of them taking part in a touch sequence is reset at its start and then given
-/// each of its frames, so their motions are equal: the first to be given a frame
-/// works out the step and the others take it, instead of each of the 40 swipes
-/// of a lisgd command line working out the same centroid, path and velocity.
-/// A motion is taken only if it is the step of the same frame (time) from the
-/// same state (an id no other state has; a reset invalidates the step from a
-/// fresh one), so one that was not given the same frames works out its own.
+/// The motion of a touch sequence, as the swipes and pans holding it read it.
+///
+/// Alone (a recognizer given frames by hand), the one recognizer holding it
+/// resets it and steps it with each frame it is given. In an arena, the arena
+/// drives it: it starts it afresh when a sequence starts and steps it once with
+/// each frame of the sequence before any member is given the frame, and the
+/// recognizers only read it. Every swipe and pan taking part in a sequence is
+/// reset at its start and given every frame of it until it has decided, so the
+/// motion the arena steps is the one each would have worked out itself, and the
+/// forty swipes of a lisgd command line share one (`Configuration.makeArena`
+/// gives all the swipes and pans of an arena one). Several recognizers hold
+/// one only when an arena drives it.
 final class SharedMotion {
-    private var from: UInt64 = .max
-    private var time = EventTime.zero
-    private var next: Motion = Motion()
-    private var ids: UInt64 = 0
+    /// The sequence's motion up to the latest frame.
+    private(set) var current = Motion()
+    /// An arena starts and steps it: the recognizers holding it only read it.
+    private(set) var driven = false
 
     init() {}
 
-    /// `motion` advanced by `frame`, as it would have worked it out itself.
-    @inline(__always)
-    func advance(_ motion: inout Motion, by frame: borrowing TouchFrame) {
-        if from == motion.id && time == frame.time {
-            motion = next
-            return
-        }
-        from = motion.id
-        time = frame.time
-        motion.step(frame)
-        ids &+= 1
-        motion.id = ids
-        next = motion
+    /// A recognizer went back to possible: a fresh motion, unless an arena
+    /// starts it.
+    func reset() {
+        if !driven { current = Motion() }
     }
 
-    /// A recognizer went back to a fresh motion: a step worked out from another
-    /// fresh one (an earlier sequence's) no longer holds.
-    func reset(_ motion: inout Motion) {
-        motion = Motion()
-        from = .max
+    /// A recognizer was given `frame`: one step, unless an arena steps it.
+    @inline(__always)
+    func advance(by frame: borrowing TouchFrame) {
+        if !driven { current.step(frame) }
     }
+
+    // MARK: - The arena's
+
+    /// From now on the arena starts and steps it.
+    func drive() { driven = true }
+
+    /// A sequence starts.
+    func restart() { current = Motion() }
+
+    /// A frame of the sequence, before any member is given it.
+    func step(_ frame: borrowing TouchFrame) { current.step(frame) }
+}
+
+/// A recognizer that follows the motion of its sequence (`SharedMotion`).
+protocol FollowsMotion: AnyObject {
+    var motion: SharedMotion { get }
+    /// While its motion is driven by an arena, only the first frame it is given
+    /// and the last of the sequence (no finger left) can change what it decides;
+    /// in between, a frame in which no finger lands, lifts or is cancelled only
+    /// moves the motion, so the arena need not give it those. The shared rules
+    /// (`Arena.sharedRule`) cannot fail it on them either: the most fingers down
+    /// stays what it was, and nothing is cancelled.
+    var decidesOnlyAtEnds: Bool { get }
 }

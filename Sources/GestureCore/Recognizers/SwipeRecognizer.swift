@@ -88,8 +88,7 @@ public final class SwipeRecognizer: Recognizer {
     /// The centroid's travel, path and velocity (landing and lifting fingers do
     /// not count as travel), worked out once per frame for all the swipes and pans
     /// of an arena (`SharedMotion`).
-    private var motion = Motion()
-    private let shared: SharedMotion
+    let motion: SharedMotion
 
     /// Below this share of `minSpeedMMPerS` over the last 80 ms, the finger
     /// stopped before lifting (a swipe easing out slows to about half).
@@ -97,14 +96,14 @@ public final class SwipeRecognizer: Recognizer {
 
     public convenience init(_ parameters: Parameters) { self.init(parameters, sharing: SharedMotion()) }
 
-    init(_ parameters: Parameters, sharing shared: SharedMotion) {
+    init(_ parameters: Parameters, sharing motion: SharedMotion) {
         self.parameters = parameters
-        self.shared = shared
+        self.motion = motion
     }
 
     public func reset() {
         state = .idle
-        shared.reset(&motion)
+        motion.reset()
     }
 
     public var deadline: EventTime? {
@@ -134,12 +133,13 @@ public final class SwipeRecognizer: Recognizer {
     }
 
     private func track(_ frame: borrowing TouchFrame, _ input: TouchInput, since: EventTime, start: Point) -> Proposal {
-        shared.advance(&motion, by: frame)
+        motion.advance(by: frame)
         guard input.isLast else {
             state = .tracking(since: since, start: start)
             return .none
         }
         let p = parameters
+        let motion = self.motion.current
         let translation = motion.translation
         let path = motion.path
         let distance = translation.length
@@ -192,6 +192,12 @@ public final class SwipeRecognizer: Recognizer {
         state = .done
         return .fail(.swipe(f))
     }
+}
+
+extension SwipeRecognizer: FollowsMotion {
+    /// Between the first frame and the lift it only follows the motion, which an
+    /// arena steps for it; the deadline (`maxDuration`) is from the first frame.
+    var decidesOnlyAtEnds: Bool { true }
 }
 
 extension SwipeRecognizer.Parameters {

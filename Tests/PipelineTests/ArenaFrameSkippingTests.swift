@@ -1,0 +1,108 @@
+import Foundation
+import GestureConfig
+import GestureLisgd
+import GestureTools
+import Testing
+
+@testable import GestureCore
+
+/// A recognizer as an arena sees one it knows nothing more of: the arena gives
+/// it every frame of a sequence it takes part in, and it works out its own motion.
+private final class GivenEveryFrame: Recognizer {
+    let inner: any Recognizer
+    init(_ inner: any Recognizer) { self.inner = inner }
+    var kind: GestureKind { inner.kind }
+    var fingers: ClosedRange<Int> { inner.fingers }
+    func handle(_ event: RecognizerEvent, _ frame: borrowing TouchFrame) -> Proposal { inner.handle(event, frame) }
+    var deadline: EventTime? { inner.deadline }
+    func reset() { inner.reset() }
+    var stateDescription: String { inner.stateDescription }
+    var evidence: Evidence { inner.evidence }
+}
+
+/// The swipes of an arena follow one motion the arena steps, and are given only
+/// the frames that can change what they decide (the first and the last of a
+/// sequence, and those in which a finger lands, lifts or is cancelled). Every
+/// event they give, failures, reasons and the trace included, is what the same
+/// recognizers give each given every frame and working out its own motion.
+@Suite("arena: frames given only where they can change a decision")
+struct ArenaFrameSkippingTests {
+    /// The events and the trace of `configuration`'s recognizers on `raw`: as
+    /// `Configuration.makeArena` makes them, or each given every frame.
+    private func run(
+        _ configuration: Configuration, _ device: DeviceDescription, _ raw: [RawEvent], everyFrame: Bool
+    ) throws -> (events: [GestureEvent], trace: [String], dispatched: Int) {
+        let arena: Arena
+        if everyFrame {
+            arena = Arena(device: device.name)
+            var index: [String: Int] = [:]
+            for (i, r) in configuration.recognizers.enumerated() { index[r.name] = i }
+            for r in configuration.recognizers {
+                arena.add(
+                    name: r.name, recognizer: GivenEveryFrame(r.parameters.makeRecognizer()), filter: r.filter,
+                    relations: Relations(
+                        requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
+                        simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
+                        canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
+            }
+        } else {
+            arena = configuration.makeArena(device: device.name)
+        }
+        var trace: [String] = []
+        arena.log = ArenaLog(tracing: ["all"]) { trace.append($0.description) }
+        let geometry = try #require(configuration.geometry(for: device))
+        var decoder = SlotDecoder(device: device, geometry: geometry)
+        var events: [GestureEvent] = []
+        for e in raw where decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
+        if let last = raw.last { arena.advance(to: last.time.adding(microseconds: 60_000_000), into: &events) }
+        return (events, trace, arena.dispatched)
+    }
+
+    private func expectSame(
+        _ configuration: Configuration, _ device: DeviceDescription, _ raw: [RawEvent], _ what: String
+    ) throws -> (skipping: Int, every: Int, recognized: Int) {
+        let skipping = try run(configuration, device, raw, everyFrame: false)
+        let every = try run(configuration, device, raw, everyFrame: true)
+        #expect(skipping.events.count == every.events.count, "\(what)")
+        for (x, y) in zip(skipping.events, every.events) where x != y {
+            Issue.record("\(what)\nskipping: \(x.json)\nevery:    \(y.json)")
+            break
+        }
+        #expect(skipping.trace.count == every.trace.count, "\(what)")
+        for (x, y) in zip(skipping.trace, every.trace) where x != y {
+            Issue.record("\(what)\nskipping: \(x)\nevery:    \(y)")
+            break
+        }
+        return (skipping.dispatched, every.dispatched, skipping.events.filter { $0.state == .recognized }.count)
+    }
+
+    @Test func sxmosSwipesGivenOnlyTheirEndsDecideAsGivenEveryFrame() throws {
+        let args =
+            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
+        let o = try LisgdOptions.parse(args)
+        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
+        let c = try t.configuration()
+        #expect(c.recognizers.count == 43)
+        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
+        let n = try expectSame(c, device, raw, "Sxmo's bindings on the phone strokes")
+        #expect(n.recognized > 10)
+        // The forty swipes are given a small part of the frames they were given.
+        #expect(n.skipping * 3 < n.every, "\(n.skipping) dispatches against \(n.every)")
+    }
+
+    @Test func theBuiltInRecognizersGivenOnlyWhatCanChangeThemDecideAsGivenEveryFrame() throws {
+        let c = ConfigLoader.builtIn()
+        let dir = fixturesDir + "/recordings"
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasSuffix(".events") || $0.hasSuffix(".event")
+        }.sorted()
+        #expect(names.count >= 8)
+        var skipped = 0
+        for name in names {
+            let (device, raw) = try Replay.load(recording: dir + "/" + name, descPath: nil)
+            let n = try expectSame(c, device, raw, name)
+            skipped += n.every - n.skipping
+        }
+        #expect(skipped > 0)
+    }
+}
