@@ -56,7 +56,8 @@ enum ShellCommand {
         posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         let r = withCStrings(argv) { cargv in
-            withEnvironment(replacing: extra) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv) }
+            withEnvironment(replacing: extra) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv)
+            }
         }
         if readEnd >= 0 { close(readEnd) }
         guard r == 0 else {

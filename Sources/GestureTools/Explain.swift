@@ -130,7 +130,8 @@ public struct Explanation: Sendable {
         }
         let one = placed(turn: m.rotationDegrees), other = placed(turn: -m.rotationDegrees)
         return ClosestExample(
-            name: d.name, example: m.example, distance: m.distance, maxDistance: matcher.bound(maxDistance: p.maxDistance),
+            name: d.name, example: m.example, distance: m.distance,
+            maxDistance: matcher.bound(maxDistance: p.maxDistance),
             points: gap(one) <= gap(other) ? one : other)
     }
 

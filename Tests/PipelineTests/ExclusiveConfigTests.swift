@@ -102,7 +102,8 @@ struct ExclusiveConfigTests {
         #expect(c.devices[0].exclusive == false)
         #expect(c.warnings == ["test.toml:7: device.0.hold_ms: hold_ms has no effect unless exclusive = true"])
         let on = try load(
-            "[recognizer.m]\nkind = \"swipe\"\nedge = \"left\"\nconsume = true\n[[device]]\nmatch = \"A\"\nexclusive = true\nhold_ms = 200\n")
+            "[recognizer.m]\nkind = \"swipe\"\nedge = \"left\"\nconsume = true\n[[device]]\nmatch = \"A\"\nexclusive = true\nhold_ms = 200\n"
+        )
         #expect(on.warnings.isEmpty)
     }
 

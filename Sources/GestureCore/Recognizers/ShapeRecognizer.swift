@@ -184,7 +184,8 @@ extension ShapeRecognizer.Parameters {
                 "with orientation `fixed`: the most a stroke is turned to match"),
             .number(
                 "max_distance", \.maxDistance, 0...3.2,
-                "largest distance to the closest example (angle in radians + 0.2 × directions' warping cost, × the ratio of turnings^1.5), for examples 0.15 apart; scaled by (0.3 + their spread) / 0.45"),
+                "largest distance to the closest example (angle in radians + 0.2 × directions' warping cost, × the ratio of turnings^1.5), for examples 0.15 apart; scaled by (0.3 + their spread) / 0.45"
+            ),
             .number("min_length_mm", \.minLengthMM, 0...500, "shortest stroke matched"),
             .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a stroke may take"),
         ]
