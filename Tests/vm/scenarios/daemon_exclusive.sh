@@ -26,22 +26,7 @@ cp "$S/edge-swipe.events" "$S/edge-swipe-2.events"
 cp "$S/middle-tap.events" "$S/middle-tap-2.events"
 cp "$S/middle-tap.events" "$S/middle-tap-3.events"
 # A steady drag across the middle, 0.5 mm along X every frame at 120 Hz.
-python3 - "$S/drag.events" <<'EOF'
-import sys
-lines, t = [], 1.0
-for k in range(120):
-    x = 300 + 5 * k
-    if k == 0:
-        lines += ["E: %.6f 0003 002f 0\n" % t, "E: %.6f 0003 0039 7\n" % t]
-    lines += ["E: %.6f 0003 0035 %d\n" % (t, x), "E: %.6f 0003 0036 430\n" % t]
-    if k == 0:
-        lines.append("E: %.6f 0001 014a 1\n" % t)
-    lines += ["E: %.6f 0003 0000 %d\n" % (t, x), "E: %.6f 0003 0001 430\n" % t, "E: %.6f 0000 0000 0\n" % t]
-    t += 1 / 120.0
-lines += ["E: %.6f 0003 0039 -1\n" % t, "E: %.6f 0001 014a 0\n" % t, "E: %.6f 0000 0000 0\n" % t]
-for out in sys.argv[1:]:
-    open(out, "w").write("".join(lines))
-EOF
+python3 "$tools/drag_recording.py" 300 5 120 "$S/drag.events"
 # Three fingers: the first lands 40 ms before the others, then all swipe 40 mm right.
 python3 - "$S/three-swipe.events" <<'EOF'
 import sys

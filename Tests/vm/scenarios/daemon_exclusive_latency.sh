@@ -21,23 +21,7 @@ frames=400
 
 # A steady drag across the stroke panel's middle, 0.3 mm along X every frame at
 # 120 Hz (36 mm/s): every frame is told apart by its X.
-python3 - "$S/drag.events" "$frames" <<'EOF'
-import sys
-n = int(sys.argv[2])
-lines, t = [], 1.0
-for k in range(n):
-    x = 150 + 3 * k
-    if k == 0:
-        lines += ["E: %.6f 0003 002f 0\n" % t, "E: %.6f 0003 0039 7\n" % t]
-    lines += ["E: %.6f 0003 0035 %d\n" % (t, x), "E: %.6f 0003 0036 430\n" % t]
-    if k == 0:
-        lines.append("E: %.6f 0001 014a 1\n" % t)
-    lines += ["E: %.6f 0003 0000 %d\n" % (t, x), "E: %.6f 0003 0001 430\n" % t, "E: %.6f 0000 0000 0\n" % t]
-    t += 1 / 120.0
-lines += ["E: %.6f 0003 0039 -1\n" % t, "E: %.6f 0001 014a 0\n" % t, "E: %.6f 0000 0000 0\n" % t]
-open(sys.argv[1], "w").write("".join(lines))
-EOF
-cp "$S/drag.events" "$S/drag-2.events"
+python3 "$tools/drag_recording.py" 150 3 "$frames" "$S/drag.events" "$S/drag-2.events"
 
 cat > "$S/exclusive.toml" <<'EOF'
 [recognizer.menu]
