@@ -162,6 +162,29 @@ _vm_wait_gone() {
 
 vm_udev_settle() { udevadm settle --timeout=30 || vm_fail "udevadm settle timed out"; }
 
+# vm_player_start — a panel played through its own uinput descriptor
+# (tools/uinput_player.py: the kernel drops what evemu-play writes into a grabbed
+# node), told what to play on descriptor 7; sets $node to the panel's event node.
+# vm_player_play FILE plays a recording and waits until the player is done with it
+# (a file is played once per request: give each replay its own copy).
+vm_player_start() {
+    mkfifo "$VM_SCRATCH/player.in"
+    python3 "$VM_REPO/Tests/vm/tools/uinput_player.py" "$VM_SCRATCH/played.times" \
+        < "$VM_SCRATCH/player.in" > "$VM_SCRATCH/player.out" 2> "$VM_SCRATCH/player.err" &
+    _vm_track $!
+    exec 7> "$VM_SCRATCH/player.in"
+    vm_wait_until 30 grep -q '^event' "$VM_SCRATCH/player.out" ||
+        vm_abort "the player made no panel: $(cat "$VM_SCRATCH/player.err")"
+    node=/dev/input/$(head -n1 "$VM_SCRATCH/player.out")
+    vm_udev_settle
+}
+_vm_player_done() { grep -q "^done $1\$" "$VM_SCRATCH/player.out"; }
+vm_player_play() {
+    vm_log "playing $(basename "$1")"
+    echo "$1" >&7
+    vm_wait_until 60 _vm_player_done "$1" || vm_fail "the player did not finish $(basename "$1")"
+}
+
 # vm_udev_prop NODE KEY — the udev property's value, empty when unset.
 vm_udev_prop() { udevadm info --query=property --name="$1" 2>/dev/null | sed -n "s/^$2=//p"; }
 _vm_udev_has() { [ "$(vm_udev_prop "$1" "$2")" = "$3" ]; }

@@ -81,20 +81,8 @@ hold_ms = 3000
 EOF
 
 # The panel, and a player that plays a recording when told its path.
-mkfifo "$S/player.in"
-python3 "$tools/uinput_player.py" "$S/played.times" < "$S/player.in" > "$S/player.out" 2> "$S/player.err" &
-_vm_track $!
-exec 7> "$S/player.in"
-vm_wait_until 30 grep -q '^event' "$S/player.out" || vm_abort "the player made no panel: $(cat "$S/player.err")"
-node=/dev/input/$(head -n1 "$S/player.out")
-vm_udev_settle
+vm_player_start
 vm_assert_eq "ID_INPUT_TOUCHSCREEN of the panel $node" 1 "$(vm_udev_prop "$node" ID_INPUT_TOUCHSCREEN)"
-_done() { grep -q "^done $1\$" "$S/player.out"; }
-play() {
-    vm_log "playing $(basename "$1")"
-    echo "$1" >&7
-    vm_wait_until 60 _done "$1" || vm_fail "the player did not finish $(basename "$1")"
-}
 # libinput on the panel itself, as a compositor has it open before gestured starts.
 mkdir -p "$(_vm_dev panel)" && echo "$node" > "$(_vm_dev panel)/node"
 vm_libinput_start panel || vm_abort "libinput cannot read the panel"
@@ -126,7 +114,7 @@ vm_libinput_start twin || vm_abort "libinput cannot read the twin"
 grep -m1 DEVICE_ADDED "$(_vm_dev twin)/libinput.log" | sed 's/^/note: libinput: /' >> "$_vm_details"
 
 # 1. A tap in the middle arrives, at the same place.
-play "$S/middle-tap.events"
+vm_player_play "$S/middle-tap.events"
 vm_libinput_wait twin TOUCH_UP 1 20 || vm_fail "the middle tap did not reach the twin"
 vm_daemon_wait_for '.name == "tap" and .state == "recognized"' 10 || vm_fail "gestured did not recognize the tap"
 vm_assert_eq "twin TOUCH_DOWN after the middle tap" 1 "$(vm_libinput_count twin TOUCH_DOWN)"
@@ -135,7 +123,7 @@ vm_note "libinput on the twin: $down"
 vm_assert "the middle tap lands at 77/43 mm on the twin" sh -c "echo '$down' | grep -q '77\.[0-9]*/43\.[0-9]*mm'"
 
 # 2. A left-edge swipe the consuming recognizer takes never arrives.
-play "$S/edge-swipe.events"
+vm_player_play "$S/edge-swipe.events"
 vm_daemon_wait_for '.name == "menu" and .state == "recognized"' 20 || vm_fail "gestured did not recognize the edge swipe"
 sleep 1
 vm_assert_eq "twin TOUCH_DOWN after the consumed edge swipe" 1 "$(vm_libinput_count twin TOUCH_DOWN)"
@@ -143,7 +131,7 @@ vm_assert_eq "twin TOUCH_DOWN after the consumed edge swipe" 1 "$(vm_libinput_co
 # 3. A tap in the edge band arrives, at its place, once the edge swipe has failed
 # (held until then: its frames reach the twin closer together than the middle
 # tap's, which went frame by frame).
-play "$S/edge-tap.events"
+vm_player_play "$S/edge-tap.events"
 vm_libinput_wait twin TOUCH_UP 2 20 || vm_fail "the edge tap did not reach the twin"
 vm_assert_eq "twin TOUCH_DOWN after the edge tap" 2 "$(vm_libinput_count twin TOUCH_DOWN)"
 down=$(grep '[[:space:]]TOUCH_DOWN[[:space:]]' "$(_vm_dev twin)/libinput.log" | sed -n 2p)
@@ -159,7 +147,7 @@ vm_assert "the edge tap was held back (it reached the twin faster than it was pl
 # down alone, went to the apps; the two that joined were withheld; the swipe ends
 # the first for libinput as a touch cancel, and no touch of it ends as a lift.
 from=$(vm_daemon_mark)
-play "$S/three-swipe.events"
+vm_player_play "$S/three-swipe.events"
 vm_daemon_wait_for '.name == "three" and .state == "recognized"' 20 "$from" || vm_fail "gestured did not recognize the three-finger swipe"
 vm_libinput_wait twin TOUCH_CANCEL 1 20 || vm_fail "libinput saw no touch cancel for the three-finger swipe"
 vm_assert_eq "twin TOUCH_DOWN after the three-finger swipe (its first finger only)" 3 "$(vm_libinput_count twin TOUCH_DOWN)"
@@ -176,7 +164,7 @@ vm_assert_eq "the twin after a reload" "$twinsys" "$(sed -n 's/.*the apps read i
 # passes, and when the swipe is recognized at its lift it ends for them as a palm,
 # which libinput makes a touch cancel.
 from=$(vm_daemon_mark)
-play "$S/edge-swipe-2.events"
+vm_player_play "$S/edge-swipe-2.events"
 vm_daemon_wait_for '.name == "menu" and .state == "recognized"' 20 "$from" || vm_fail "gestured did not recognize the second edge swipe"
 vm_libinput_wait twin TOUCH_CANCEL 2 20 || vm_fail "libinput saw no touch cancel for the swipe released by the bound"
 vm_assert_eq "twin TOUCH_DOWN after the swipe released by the bound" 4 "$(vm_libinput_count twin TOUCH_DOWN)"
@@ -184,7 +172,7 @@ vm_assert_eq "twin TOUCH_UP after the swipe released by the bound" 2 "$(vm_libin
 grep '[[:space:]]TOUCH_CANCEL[[:space:]]' "$(_vm_dev twin)/libinput.log" | tail -n1 | sed 's/^/note: libinput: /' >> "$_vm_details"
 
 # 6. A drag in the middle goes through.
-play "$S/drag.events"
+vm_player_play "$S/drag.events"
 vm_libinput_wait twin TOUCH_UP 3 20 || vm_fail "the drag did not reach the twin"
 vm_assert_eq "twin TOUCH_DOWN after the drag" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
 
@@ -192,7 +180,7 @@ vm_assert_eq "twin TOUCH_DOWN after the drag" 5 "$(vm_libinput_count twin TOUCH_
 # get nothing meanwhile (under systemd, until the watchdog kills it); once it runs
 # again, what the kernel kept for it arrives.
 kill -STOP "$(vm_daemon_pid)"
-play "$S/middle-tap-3.events"
+vm_player_play "$S/middle-tap-3.events"
 sleep 2
 vm_assert_eq "twin TOUCH_DOWN while gestured is stopped" 5 "$(vm_libinput_count twin TOUCH_DOWN)"
 kill -CONT "$(vm_daemon_pid)"
@@ -201,7 +189,7 @@ vm_note "while gestured was stopped the twin got nothing for 2 s; after SIGCONT 
 
 # 7. SIGKILL with a finger down: the twin goes, with no finger left down on it,
 # and the panel itself reaches libinput again.
-play "$S/finger-down.events"
+vm_player_play "$S/finger-down.events"
 vm_libinput_wait twin TOUCH_DOWN 7 20 || vm_fail "the finger did not reach the twin"
 killed=$(vm_uptime)
 kill -KILL "$(vm_daemon_pid)"
@@ -216,8 +204,8 @@ ups=$(vm_libinput_count twin TOUCH_UP)
 cancels=$(vm_libinput_count twin TOUCH_CANCEL)
 vm_note "libinput on the twin: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL"
 vm_assert_eq "touches libinput saw begin on the twin and did not see end" 0 "$((downs - ups - cancels))"
-play "$S/finger-up.events"
-play "$S/middle-tap-2.events"
+vm_player_play "$S/finger-up.events"
+vm_player_play "$S/middle-tap-2.events"
 vm_libinput_wait panel TOUCH_DOWN "$((panel_downs + 1))" 20 \
     || vm_fail "after SIGKILL the panel itself did not reach libinput"
 vm_assert_eq "the panel's own TOUCH_DOWN while gestured held it" "$((panel_downs + 1))" "$(vm_libinput_count panel TOUCH_DOWN)"

@@ -40,13 +40,7 @@ match = "gestured stroke panel"
 exclusive = true
 EOF
 
-mkfifo "$S/player.in"
-python3 "$tools/uinput_player.py" "$S/played.times" < "$S/player.in" > "$S/player.out" 2> "$S/player.err" &
-_vm_track $!
-exec 7> "$S/player.in"
-vm_wait_until 30 grep -q '^event' "$S/player.out" || vm_abort "the player made no panel: $(cat "$S/player.err")"
-node=/dev/input/$(head -n1 "$S/player.out")
-vm_udev_settle
+vm_player_start
 
 # Any reader's wake-up, in this guest: cat reads the panel itself.
 cat "$node" > /dev/null &
@@ -55,8 +49,7 @@ _vm_track $plain
 vm_wait_until 10 vm_pid_holds "$plain" "$node" || vm_abort "cat did not open the panel"
 python3 "$tools/evdev_trace.py" start || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
 sleep 2
-echo "$S/drag.events" >&7
-vm_wait_until 60 grep -q "^done $S/drag.events\$" "$S/player.out" || vm_fail "the player did not finish the first drag"
+vm_player_play "$S/drag.events"
 python3 "$tools/evdev_trace.py" stop "$S/plain-trace.txt"
 kill "$plain"
 vm_note "a plain reader of the panel (cat), without gestured: $(python3 "$tools/evdev_trace.py" wake "$S/plain-trace.txt" python3 cat)"
@@ -79,8 +72,7 @@ vm_wait_until 10 vm_pid_holds "$reader" "$twin" || vm_abort "the reader did not 
 python3 "$tools/evdev_trace.py" start || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
 # Let the guest settle after python's start.
 sleep 2
-echo "$S/drag-2.events" >&7
-vm_wait_until 60 grep -q "^done $S/drag-2.events\$" "$S/player.out" || vm_fail "the player did not finish the drag"
+vm_player_play "$S/drag-2.events"
 vm_daemon_wait_for '.name == "pan" and .state == "ended"' 20 || vm_fail "gestured did not end the pan"
 python3 "$tools/evdev_trace.py" stop "$S/trace.txt"
 python3 "$tools/evdev_trace.py" report "$S/trace.txt" python3 > "$S/latency.txt"

@@ -90,19 +90,7 @@ python3 "$tools/swipe_recording.py" --start 77,43 --move 0.3,0 --seconds 0.05 "$
 cp "$S/tap.events" "$S/tap-2.events"
 cp "$S/tap.events" "$S/tap-3.events"
 
-mkfifo "$S/player.in"
-python3 "$tools/uinput_player.py" "$S/played.times" < "$S/player.in" > "$S/player.out" 2> "$S/player.err" &
-_vm_track $!
-exec 7> "$S/player.in"
-vm_wait_until 30 grep -q '^event' "$S/player.out" || vm_abort "the player made no panel: $(cat "$S/player.err")"
-node=/dev/input/$(head -n1 "$S/player.out")
-vm_udev_settle
-_done() { grep -q "^done $1\$" "$S/player.out"; }
-play() {
-    vm_log "playing $(basename "$1")"
-    echo "$1" >&7
-    vm_wait_until 60 _done "$1" || vm_fail "the player did not finish $(basename "$1")"
-}
+vm_player_start
 # twin_of N: the twin's node named in the Nth "is exclusive" line of the journal.
 twin_of() {
     _sys=$(svc_journal | sed -n 's/.*the apps read its twin \(\/sys\/[^,]*\), which.*/\1/p' | sed -n "${1}p")
@@ -124,12 +112,12 @@ vm_note "panel $node, twin $twin"
 mkdir -p "$(_vm_dev twin)" && echo "$twin" > "$(_vm_dev twin)/node"
 vm_libinput_start twin || vm_abort "libinput cannot read the twin"
 
-play "$S/tap.events"
+vm_player_play "$S/tap.events"
 vm_libinput_wait twin TOUCH_UP 1 20 || vm_fail "a tap did not reach the twin"
 vm_assert_eq "the panel's own TOUCH_DOWN while gestured holds it" 0 "$(vm_libinput_count panel TOUCH_DOWN)"
 
 # A finger down, then the stall.
-play "$S/finger-down.events"
+vm_player_play "$S/finger-down.events"
 vm_libinput_wait twin TOUCH_DOWN 2 20 || vm_fail "the finger did not reach the twin"
 pid=$(systemctl show -P MainPID gestured.service)
 stopped=$(vm_uptime)
@@ -139,8 +127,8 @@ gone=$(vm_uptime)
 # The grab went with it: the panel reaches libinput before systemd's restart
 # (RestartSec=1s) grabs it again. The finger still down was never seen by this
 # reader: lifting it makes nothing; a tap arrives.
-play "$S/finger-up.events"
-play "$S/tap-2.events"
+vm_player_play "$S/finger-up.events"
+vm_player_play "$S/tap-2.events"
 vm_libinput_wait panel TOUCH_UP 1 10 || vm_fail "after the watchdog's kill the panel itself did not reach libinput"
 vm_note "SIGSTOP to the twin gone: $(awk "BEGIN { printf \"%.2f\", $gone - $stopped }") s (WatchdogSec=${watchdog}s)"
 vm_assert "the journal says the watchdog killed gestured" sh -c "journalctl -u gestured.service --no-pager | grep -q 'Watchdog timeout'"
@@ -167,7 +155,7 @@ vm_udev_settle
 mkdir -p "$(_vm_dev twin2)" && echo "$twin2" > "$(_vm_dev twin2)/node"
 vm_libinput_start twin2 || vm_fail "libinput cannot read the new twin"
 panel_downs=$(vm_libinput_count panel TOUCH_DOWN)
-play "$S/tap-3.events"
+vm_player_play "$S/tap-3.events"
 vm_libinput_wait twin2 TOUCH_UP 1 20 || vm_fail "a tap did not reach the new twin"
 vm_assert_eq "the panel's own TOUCH_DOWN once grabbed again" "$panel_downs" "$(vm_libinput_count panel TOUCH_DOWN)"
 
