@@ -55,6 +55,8 @@ public final class LisgdRunner {
             description: device.description, geometry: geometry, configuration: configuration,
             initialTrackingIDs: device.currentTrackingIDs(),
             initialToolTypes: device.currentToolTypes(), initialSlot: device.currentSlot())
+        // No binding runs on a failure, and nothing else here reads events.
+        pipeline.arena.emitsFailures = false
         sink = Sink(pipeline)
         signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         loop = try EventLoop()

@@ -178,10 +178,22 @@ public final class Arena {
     }
     /// `nextDeadline` as last computed, while `deadlineKnown`: nothing a
     /// recognizer's deadline or a member's status depends on has happened since
-    /// (every such change goes through `dispatch`, `startSequence` or `cancelAll`,
-    /// which clear it). Read at the start of every frame, when it usually holds.
+    /// (every such change goes through `dispatch`, `advance`, `startSequence`,
+    /// `cancelAll` or the end of a sequence, which clear it; a member given a
+    /// frame that proposes nothing and keeps its deadline changes neither).
+    /// Read at the start of every frame, and in the middle of a stroke, where
+    /// the swipes skip moves and the rest propose nothing, it holds from frame
+    /// to frame.
     private var deadlineCache: EventTime?
     private var deadlineKnown = false
+    /// Times `nextDeadline` looked through the members rather than answer from its cache.
+    public private(set) var deadlineScans = 0
+    /// Whether a member that fails says so with a `failed` event. Every member
+    /// that does not take a stroke fails (forty of Sxmo's swipes a stroke): a
+    /// reader that acts on no failure (gesture-run as `lisgd`, whose bindings run
+    /// only on recognized, began and changed) is spared making them. The
+    /// decisions, the trace and every other event are the same either way.
+    public var emitsFailures = true
     /// Impossible (state, proposal) pairs seen: recognizer bugs.
     public private(set) var bugs = 0
     /// The dispatcher traced the outcome of a shared rule already.
@@ -262,6 +274,7 @@ public final class Arena {
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {
         if deadlineKnown { return deadlineCache }
+        deadlineScans &+= 1
         var best: EventTime?
         for i in roster.indices {
             if let d = deadline(of: i), best == nil || d < best! { best = d }
@@ -283,6 +296,7 @@ public final class Arena {
     /// Fires every deadline up to `time`, in deadline order.
     public func advance(to time: EventTime, into events: inout [GestureEvent]) {
         guard let first = nextDeadline, first <= time else { return }
+        deadlineKnown = false
         while true {
             var pick: (index: Int, at: EventTime)?
             for i in roster.indices {
@@ -307,9 +321,11 @@ public final class Arena {
     /// Delivers one frame to every recognizer taking part in its sequence.
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
-        deadlineKnown = false
         if !sequenceLive && frame.began { startSequence(frame) }
-        if hasEdgeFilters && firstFinger.update(frame) { judgeStarts(at: frame.time, into: &events) }
+        if hasEdgeFilters && firstFinger.update(frame) {
+            deadlineKnown = false
+            judgeStarts(at: frame.time, into: &events)
+        }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
         // No finger landed, lifted or was cancelled, and some are left: those
         // that skip moves decide nothing on it, and the shared rules cannot fail
@@ -327,6 +343,7 @@ public final class Arena {
             for i in roster.indices where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
         }
         if input.isLast && sequenceLive {
+            deadlineKnown = false
             sequenceLive = false
             for i in members.indices where members[i].ledger.sequence == sequence {
                 if members[i].ledger.tag == .active {
@@ -403,16 +420,22 @@ public final class Arena {
         let before = traced ? r.stateDescription : ""
         var shared = false
         let p: Proposal
-        deadlineKnown = false
         dispatched &+= 1
         if case .frame(let input) = event, let rule = sharedRule(m, input, frame) {
             p = rule
             shared = true
         } else {
+            let had = m.deadline
             p = r.handle(event, frame)
             m.deadline = r.deadline
+            if m.deadline != had { deadlineKnown = false }
         }
-        if case .none = p, !traced { return }
+        if case .none = p {
+            // Nothing to apply: the member's status, and so the earliest deadline, stay.
+            if !traced { return }
+        } else {
+            deadlineKnown = false
+        }
         if traced {
             if shared {
                 // The rule decided, not the recognizer: the line says what became of it.
@@ -736,6 +759,7 @@ public final class Arena {
         if m.traced && !outcomeTraced && state != .changed {
             trace("\(m.name): \(state.rawValue)\(reason.map { " (\($0))" } ?? "")", at: time)
         }
+        if state == .failed && !emitsFailures { return }
         events.append(
             GestureEvent(
                 name: m.name, kind: m.kind, state: state, time: time, device: device,
