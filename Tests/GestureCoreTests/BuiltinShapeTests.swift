@@ -85,6 +85,21 @@ struct BuiltinShapeTests {
         #expect(r.recognized >= 594, "\(r.recognized)/600, failed: \(r.failures)")
     }
 
+    @Test func aCheckmarkWithHooksIsACheckmark() {
+        let r = Self.run("checkmark", Self.checkmark, count: 600, seed: 19_05_13) { g in
+            // The finger settles as it lands and flicks as it lifts: a 1–2 mm
+            // hook in a random direction at both ends.
+            var p = ShapeGenerator.checkmark(&g)
+            p = ShapeGenerator.hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p
+            p += ShapeGenerator.hook(from: p[p.count - 1], &g, length: g.uniform(1...2))
+            return p
+        }
+        // 588: the misses are hooks that run on along a 5–7 mm first arm (it
+        // starts higher, and rises less than min_rise_ratio) or leave it at
+        // under 75° (its path bends more than max_arm_bend).
+        #expect(r.recognized >= 588, "\(r.recognized)/600, failed: \(r.failures)")
+    }
+
     @Test func aCheckmarkWithAFlatSecondArmIsACheckmark() {
         let r = Self.run("checkmark", Self.checkmark, count: 300, seed: 19_05_09) {
             ShapeGenerator.flatCheckmark(&$0)
