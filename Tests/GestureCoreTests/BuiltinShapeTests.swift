@@ -94,10 +94,12 @@ struct BuiltinShapeTests {
             p += ShapeGenerator.hook(from: p[p.count - 1], &g, length: g.uniform(1...2))
             return p
         }
-        // 588: the misses are hooks that run on along a 5–7 mm first arm (it
-        // starts higher, and rises less than min_rise_ratio) or leave it at
-        // under 75° (its path bends more than max_arm_bend).
-        #expect(r.recognized >= 588, "\(r.recognized)/600, failed: \(r.failures)")
+        // Hooks are cut within a tenth of the stroke; at 8 %, 588: a hook off a
+        // short stroke stayed on the first arm and bent it past max_arm_bend or
+        // lifted its start. Most misses left are hooks that run on along a short
+        // first arm: it starts higher and the second arm rises less than
+        // min_rise_ratio × its drop.
+        #expect(r.recognized >= 593, "\(r.recognized)/600, failed: \(r.failures)")
     }
 
     @Test func aCheckmarkWithAFlatSecondArmIsACheckmark() {
