@@ -19,6 +19,11 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
         public var chosen: String
         public var training: Tally
         public var heldOutTally: Tally
+        /// The held-out subject's own-class strokes the chosen parameters missed,
+        /// each with the recognizer's reason ("FILE: REASON").
+        public var missed: [String] = []
+        /// The held-out subject's other strokes the chosen parameters accepted ("FILE (CLASS)").
+        public var falselyAccepted: [String] = []
     }
     public struct Study: Sendable, Codable {
         public var recognizer: String
@@ -75,10 +80,12 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
             guard !own.isEmpty else { continue }
             // accepted[g][i]: did candidate g accept item i.
             var accepted: [[Bool]] = []
+            var evaluators: [Evaluator] = []
             for (_, params) in grid {
                 var c = configuration
                 c.recognizers[index].parameters = params
                 let evaluator = Evaluator(configuration: c, pxPerMM: pxPerMM)
+                evaluators.append(evaluator)
                 accepted.append(items.map { (try? evaluator.outcome(of: $0))?.accepted.contains(r.name) ?? false })
             }
             func tally(_ g: Int, _ keep: (CorpusItem) -> Bool) -> Tally {
@@ -112,7 +119,17 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
                 pooled.hits += held.hits
                 pooled.negatives += held.negatives
                 pooled.falseAccepts += held.falseAccepts
-                folds.append(Fold(heldOut: s, chosen: grid[g].0, training: trainings[g], heldOutTally: held))
+                var fold = Fold(heldOut: s, chosen: grid[g].0, training: trainings[g], heldOutTally: held)
+                for (i, item) in items.enumerated() where item.subject == s {
+                    let positive = own.contains(item.label)
+                    if positive && !accepted[g][i] {
+                        let reason = (try? evaluators[g].outcome(of: item))?.reasons[r.name]
+                        fold.missed.append("\(item.source): \(reason?.description ?? "not recognized")")
+                    } else if !positive && !item.mirrored && accepted[g][i] {
+                        fold.falselyAccepted.append("\(item.source) (\(item.label))")
+                    }
+                }
+                folds.append(fold)
             }
             studies.append(
                 Study(recognizer: r.name, kind: r.kind.rawValue, grid: grid.map(\.0), folds: folds, pooled: pooled))
@@ -120,7 +137,9 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
         return LeaveOneSubjectOut(studies: studies, falseAcceptBudget: falseAcceptBudget)
     }
 
-    public func text() -> String {
+    /// The folds' tables; with `details`, under each held-out subject the strokes
+    /// its chosen parameters missed (with the reason) and falsely accepted.
+    public func text(details: Bool = false) -> String {
         var out =
             "Leave one subject out: parameters chosen on the other subjects (highest recall with false accepts ≤ \(formatFixed(falseAcceptBudget * 100, decimals: 2))% there), measured on the one left out\n"
         for s in studies {
@@ -138,6 +157,10 @@ public struct LeaveOneSubjectOut: Sendable, Codable {
                     + AccuracyReport.pad(
                         "\(t.falseAccepts)/\(t.negatives) \(AccuracyReport.percent(t.falseAcceptRate))", 18, right: true
                     ) + "\n"
+                if details {
+                    for m in f.missed { out += "    missed: \(m)\n" }
+                    for a in f.falselyAccepted { out += "    false accept: \(a)\n" }
+                }
             }
             let p = s.pooled
             out +=

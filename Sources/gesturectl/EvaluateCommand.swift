@@ -24,7 +24,11 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the report as JSON.")
     var json = false
 
-    @Flag(name: .long, help: "List every missed and falsely accepted input with its reason.")
+    @Flag(
+        name: .long,
+        help:
+            "List every missed and falsely accepted input with its reason (and, leaving one subject out, those of each subject left out)."
+    )
     var details = false
 
     @Option(
@@ -145,7 +149,7 @@ struct EvaluateCommand: ParsableCommand {
             let loso = LeaveOneSubjectOut.run(
                 items: items, configuration: configuration, pxPerMM: pxPerMM,
                 falseAcceptBudget: losoBudget / 100)
-            out += json ? try loso.json() + "\n" : "\n" + loso.text()
+            out += json ? try loso.json() + "\n" : "\n" + loso.text(details: details)
         }
         FileHandle.standardOutput.write(Data(out.utf8))
     }

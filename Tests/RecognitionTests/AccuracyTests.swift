@@ -104,4 +104,26 @@ struct AccuracyTests {
         }
         #expect(seen.isSuperset(of: ["circle", "checkmark", "tickle", "tap", "double_tap", "two_finger_tap"]))
     }
+
+    /// Left one subject out, each held-out stroke the chosen parameters got wrong
+    /// is named, a miss with the recognizer's reason: that is how the honest
+    /// figure's misses are read (`gesturectl evaluate --leave-one-subject-out --details`).
+    @Test func leavingASubjectOutNamesEachMissWithItsReason() throws {
+        let items = try Corpus.load([Self.dollar1]).filter { $0.label == "check" || $0.label == "v" }
+        let loso = LeaveOneSubjectOut.run(
+            items: items, configuration: ConfigLoader.builtIn(), pxPerMM: StrokeFrames.defaultPxPerMM)
+        let study = try #require(loso.studies.first { $0.recognizer == "checkmark" })
+        for f in study.folds {
+            let t = f.heldOutTally
+            #expect(f.missed.count == t.positives - t.hits, "\(f.heldOut): \(f.missed)")
+            #expect(f.falselyAccepted.count == t.falseAccepts, "\(f.heldOut): \(f.falselyAccepted)")
+            for line in f.missed + f.falselyAccepted { #expect(line.contains("/\(f.heldOut)/"), "\(line)") }
+        }
+        // s05 left out: the others' lopsided V's (s02's) push the rise ratio to
+        // 1.8, and s05's checkmarks that rise 1.67–1.79 × are missed on it.
+        let s05 = try #require(study.folds.first { $0.heldOut == "s05" })
+        let first = try #require(s05.missed.first)
+        for m in s05.missed { #expect(m.contains("rises") && m.contains("< 1.80×"), "\(m)") }
+        #expect(loso.text(details: true).contains("    missed: \(first)"))
+    }
 }

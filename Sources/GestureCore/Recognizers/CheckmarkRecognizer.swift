@@ -57,8 +57,10 @@ public final class CheckmarkRecognizer: Recognizer {
     private var lastEvidence = Evidence()
     static let sampleCount = 48
     /// A hook is at most this part of the stroke (a first arm is longer unless the
-    /// arm ratio is far past `maxArmRatio`) and turns back at least this much.
-    static let hookFraction = 0.08
+    /// arm ratio is past 9, beyond `maxArmRatio`) and turns back at least this
+    /// much: as for the circle, a tenth, so that a 1–2 mm hook off a short stroke
+    /// is cut rather than taken for part of the first arm.
+    static let hookFraction = 0.1
     static let hookDegrees = 75.0
 
     public init(_ parameters: Parameters) {
