@@ -6,8 +6,11 @@
 # frame's kernel time on the panel (inside the player's write) and on the twin
 # (inside gestured's write); the difference is what gestured adds, split into its
 # wake-up (panel frame to gestured's read), its work (read to its write to the
-# twin) and the write (to the twin's frame). Prints p50, p99 and max of each;
-# asserts only that every frame reached the twin once, after the panel's. First,
+# twin) and the write (to the twin's frame); and the issue's own measure, from
+# the return of gestured's read that brought the frame to the twin's frame
+# (read-twin: what gestured adds once it has the frame). Prints p50, p99 and max
+# of each; asserts only that every frame reached the twin once, after the
+# panel's (the speeds are printed, never asserted). First,
 # before gestured runs, the same drag read by a plain reader of the panel gives
 # the wake-up any reader pays in this guest, to set gestured's beside it.
 # Set GESTURED_BIN_DIR to time a release build.

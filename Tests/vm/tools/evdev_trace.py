@@ -9,13 +9,18 @@ twin's uinput descriptor (in gestured's task). A kprobe on evdev_events, with
 ftrace on the `mono` clock (CLOCK_MONOTONIC, the clock of the stamps), records
 both with the frame's first values, which carry its ABS_MT_POSITION_X; a frame
 is told apart by that X. Probes on evdev_read and uinput_write, in gestured's
-task, split the time into gestured's wake-up, its own work, and its write.
+task, split the time into gestured's wake-up, its own work, and its write. A
+return probe on evdev_read gives the end of the read that brought the frame to
+gestured (the first read entered after the panel's frame that returned events):
+from there to the twin's frame is what the daemon adds once it has the frame,
+the issue's "read -> twin's event".
 
 usage: evdev_trace.py start             (mounts tracefs, sets the probes, clears)
        evdev_trace.py stop OUT          (stops and saves the trace to OUT)
        evdev_trace.py report TRACE PLAYER_COMM [DAEMON_COMM]
        evdev_trace.py wake TRACE PLAYER_COMM READER_COMM
-report prints one line per measure: NAME frames N p50 P p99 Q max M (ms), then
+report prints one line per measure (added, wake, work, write, read-twin):
+NAME frames N p50 P p99 Q max M (ms), then
 "paired N of M" (the panel's frames with an X that reached the twin); exits 1
 when a frame reached the twin before the panel sent it. wake prints the same
 line for a plain reader of the panel: its wake-up, the panel's frame to the
@@ -36,6 +41,7 @@ PROBES = [
     "p:%s/frame evdev_events n=%%dx %s"
     % (GROUP, " ".join("c%d=+%d(%%si):u16 v%d=+%d(%%si):s32" % (i, 8 * i + 2, i, 8 * i + 4) for i in range(VALUES))),
     "p:%s/read evdev_read" % GROUP,
+    "r:%s/readret evdev_read ret=$retval:s64" % GROUP,
     "p:%s/write uinput_write" % GROUP,
 ]
 
@@ -90,6 +96,9 @@ def report(path, player, daemon="gestured"):
     player, daemon = player[:15], daemon[:15]
     source, twin = {}, {}
     reads, writes = [], []
+    # gestured's reads that returned events: (entry, return), in order.
+    delivered = []
+    entered = None
     for line in open(path):
         m = LINE.match(line)
         if not m:
@@ -112,10 +121,17 @@ def report(path, player, daemon="gestured"):
                 twin.setdefault(x, t)
         elif comm == daemon and event == "read":
             reads.append(t)
+            entered = t
+        elif comm == daemon and event == "readret":
+            f = dict(kv.split("=") for kv in rest.split())
+            if entered is not None and int(f["ret"], 0) > 0:
+                delivered.append((entered, t))
+            entered = None
         elif comm == daemon and event == "write":
             writes.append(t)
     bad = 0
-    total, wake, work, write = [], [], [], []
+    total, wake, work, write, readtwin = [], [], [], [], []
+    delivered_entries = [e for e, _ in delivered]
     for x, ts in sorted(source.items(), key=lambda kv: kv[1]):
         tt = twin.get(x)
         if tt is None:
@@ -132,6 +148,11 @@ def report(path, player, daemon="gestured"):
                 wake.append((reads[r] - ts) * 1000)
                 work.append((writes[w] - reads[r]) * 1000)
                 write.append((tt - writes[w]) * 1000)
+        # The read that brought the frame: the first one entered after the
+        # panel sent it that returned events, and returned before the twin's.
+        d = bisect.bisect_left(delivered_entries, ts)
+        if d < len(delivered) and delivered[d][1] <= tt:
+            readtwin.append((tt - delivered[d][1]) * 1000)
 
     def line(name, xs):
         xs = sorted(xs)
@@ -147,6 +168,7 @@ def report(path, player, daemon="gestured"):
     print(line("wake", wake))
     print(line("work", work))
     print(line("write", write))
+    print(line("read-twin", readtwin))
     print("paired %d of %d" % (len(total), len(source)))
     return 1 if bad else 0
 
