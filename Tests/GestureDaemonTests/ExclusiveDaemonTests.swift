@@ -26,8 +26,8 @@ import Testing
 
     let t0 = EventTime(microseconds: 10_000_000)
 
-    func started(twinFailure: String? = nil) throws -> (EmbeddedDaemon, InputNode) {
-        let c = try ConfigLoader.load(text: Self.config, file: "exclusive.toml")
+    func started(twinFailure: String? = nil, more: String = "") throws -> (EmbeddedDaemon, InputNode) {
+        let c = try ConfigLoader.load(text: Self.config + more, file: "exclusive.toml")
         var d = EmbeddedDaemon(configuration: c, at: EventTime(microseconds: 5_000_000))
         d.nextConfig = .success(c)
         d.twinFailure = twinFailure
@@ -54,6 +54,45 @@ import Testing
         #expect(written(d, node).contains { $0.code == ABS.MT_TRACKING_ID && $0.value == -1 })
         d.advanceTime(byMS: 500)
         #expect(d.states("tap") == [.recognized])
+    }
+
+    @Test func aForwardedFrameIsWrittenBeforeTheRecognizersSeeIt() throws {
+        var (d, node) = try started(more: "\n[recognizer.pan]\nkind = \"pan\"\n")
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        var order: [String] = []
+        func turn(_ events: [RawEvent]) {
+            d.now = events.last!.time
+            var next: DaemonCore.Input? = .read(syspath: node.syspath, events.map { .event($0) }, end: .drained)
+            while let input = next {
+                next = nil
+                for action in d.core.handle(input) {
+                    switch action {
+                    case .writeTwin: order.append("twin")
+                    case .publish(let e, _): order.append("\(e.name) \(e.state.rawValue)")
+                    case .continueRead:
+                        // The loop has carried out what came before: the write.
+                        order.append("recognizers")
+                        next = .readContinued
+                        continue
+                    default: break
+                    }
+                    d.execute(action)
+                }
+            }
+        }
+        turn(t.down(id: 1, x: 400, y: 240))
+        for step in 1...8 { turn(t.at(Double(step) * 12).move(x: Int32(400 + step * 20), y: 240)) }
+        turn(t.at(110).up())
+        // Each frame: written, then the recognizers' turn; the pan they see
+        // on a frame is published after the twin has the frame.
+        let frames = order.split(separator: "twin", omittingEmptySubsequences: true).map { Array($0) }
+        #expect(order.first == "twin")
+        #expect(frames.count == 10, "\(order)")
+        #expect(frames.allSatisfy { $0.first == "recognizers" }, "\(order)")
+        #expect(order.contains("pan began") && order.contains("pan ended"))
+        #expect(d.twins[node.syspath]?.count == 10, "one write per frame")
+        let pan = d.states("pan")
+        #expect(pan.first == .began && pan.last == .ended)
     }
 
     @Test func aConsumedEdgeSwipeIsNeverWritten() throws {
