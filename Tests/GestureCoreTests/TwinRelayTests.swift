@@ -37,26 +37,33 @@ private final class TwinScenario {
     func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) { input.move(s, to: p, x: x, y: y) }
     func up(_ s: Int) { input.up(s) }
     /// Ends the frame `ms` after the last, in the daemon's order: device event
-    /// by device event into the decoder and the relay; at the frame's end, the
-    /// relay sends it to the twin ahead of the arena when it may, then the
-    /// arena sees it, then the relay decides with what the arena made of it.
+    /// by device event into the relay and the decoder; at the frame's end, the
+    /// relay sends it to the twin ahead of the decoder and the arena when it
+    /// may, then the arena sees it, then the relay decides with what the arena
+    /// made of it.
     func sync(after ms: Double = 10) {
         for e in input.endFrame(after: ms) {
-            let framed = decoder.feed(e)
             guard relay.feed(e) else {
-                if framed { recognize() }
+                if decoder.feed(e) { recognize() }
                 continue
             }
-            if framed && !arenaFirst
-                && relay.forwardAhead(at: e.time, couldBeTaken: { arena.mayConsume(decoder.lastFrame, fingers: $0) })
+            var framed: Bool?
+            if !arenaFirst
+                && relay.forwardAhead(
+                    at: e.time,
+                    couldBeTaken: { fingers in
+                        let f = decoder.feed(e)
+                        framed = f
+                        return !f || arena.mayConsume(decoder.lastFrame, fingers: fingers)
+                    })
             {
                 flush()
-                recognize()
+                if framed ?? decoder.feed(e) { recognize() }
                 decisions.append(
                     relay.endForwardedFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
                 continue
             }
-            if framed { recognize() }
+            if framed ?? decoder.feed(e) { recognize() }
             decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
         }
         flush()

@@ -253,8 +253,10 @@ public struct DaemonCore {
         var resyncs = 0
         /// The decoder's clamped count when the read began.
         var clamped: Int
-        /// The time of the frame the twin got that the arena has not seen yet.
-        var ahead: EventTime?
+        /// The frame the twin got that the arena has not seen yet: its
+        /// SYN_REPORT, and whether the decoder made a frame of it (nil: the
+        /// decoder has not been given it yet).
+        var ahead: (end: RawEvent, framed: Bool?)?
     }
 
     public private(set) var configuration: Configuration
@@ -753,12 +755,12 @@ public struct DaemonCore {
     private mutating func continueRead(_ read: ReadInProgress, into actions: inout [Action]) {
         var r = read
         let d = r.device
-        if let time = r.ahead {
+        if let (end, framed) = r.ahead {
             r.ahead = nil
-            d.pipeline.recognize()
+            if framed ?? d.pipeline.decode(end) { d.pipeline.recognize() }
             if d.relay != nil {
                 _ = d.relay!.endForwardedFrame(
-                    d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: time)
+                    d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: end.time)
             }
         }
         while r.next < r.inputs.count {
@@ -770,19 +772,28 @@ public struct DaemonCore {
                     d.pipeline.feed(e)
                     continue
                 }
-                let framed = d.pipeline.decode(e)
                 guard d.relay!.feed(e) else {
-                    if framed { d.pipeline.recognize() }
+                    if d.pipeline.decode(e) { d.pipeline.recognize() }
                     continue
                 }
-                if framed, d.relay!.forwardAhead(at: e.time, couldBeTaken: { d.pipeline.mayConsume(fingers: $0) }) {
-                    r.ahead = e.time
+                // The frame's end. The decoder is given it before the write only
+                // when the relay asks whether a consuming recognizer could take
+                // the sequence it begins; a touch the decoder ignores makes no
+                // frame, and then the arena decides, as for any frame.
+                var framed: Bool?
+                let ahead = d.relay!.forwardAhead(at: e.time) { fingers in
+                    let f = d.pipeline.decode(e)
+                    framed = f
+                    return !f || d.pipeline.mayConsume(fingers: fingers)
+                }
+                if ahead {
+                    r.ahead = (e, framed)
                     writeTwin(r.syspath, d, into: &actions)
                     readInProgress = r
                     actions.append(.continueRead)
                     return
                 }
-                if framed { d.pipeline.recognize() }
+                if framed ?? d.pipeline.decode(e) { d.pipeline.recognize() }
                 _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
             case .dropped:
                 d.pipeline.beginResync()
