@@ -72,7 +72,9 @@ reader=$!
 _vm_track $reader
 vm_wait_until 10 vm_pid_holds "$reader" "$twin" || vm_abort "the reader did not open the twin"
 
-python3 "$tools/evdev_trace.py" start || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
+# BENCH_EXCLUSIVE_WAKE=1 also splits gestured's wake-up at its epoll_wait's return.
+python3 "$tools/evdev_trace.py" start ${BENCH_EXCLUSIVE_WAKE:+--epoll} \
+    || vm_abort "cannot set the kprobes (tracefs, CONFIG_KPROBE_EVENTS)"
 # Let the guest settle after python's start.
 sleep 2
 vm_player_play "$S/drag-2.events"
