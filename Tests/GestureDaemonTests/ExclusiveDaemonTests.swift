@@ -95,6 +95,39 @@ import Testing
         #expect(pan.first == .began && pan.last == .ended)
     }
 
+    /// A drag in the middle, a tap in the edge band (held, then replayed) and
+    /// another drag, each frame's events.
+    func threeSequences(_ t: Touches) -> [[RawEvent]] {
+        var frames = [t.down(id: 1, x: 400, y: 240)]
+        for step in 1...6 { frames.append(t.at(Double(step) * 12).move(x: Int32(400 + step * 20), y: 240)) }
+        frames.append(t.at(84).up())
+        frames.append(t.at(300).down(id: 2, x: 3, y: 100))
+        frames.append(t.at(360).up())
+        frames.append(t.at(600).down(id: 3, x: 300, y: 300))
+        for step in 1...4 { frames.append(t.at(600 + Double(step) * 12).move(x: Int32(300 - step * 20), y: 300)) }
+        return frames
+    }
+
+    @Test func aReadOfManyFramesGivesTheTwinWhatFrameByFrameReadsGive() throws {
+        let more = "\n[recognizer.pan]\nkind = \"pan\"\n"
+        var (one, node) = try started(more: more)
+        var (all, _) = try started(more: more)
+        let frames = threeSequences(Touches(device: one.kernel[node.syspath]!.description, at: t0))
+        for f in frames { one.input(node, f) }
+        // The loop fell behind: the kernel kept every frame for one read.
+        all.input(node, frames.flatMap { $0 })
+        #expect(written(all, node) == written(one, node), "the same events, in the same order")
+        #expect(
+            all.published.map { "\($0.name) \($0.state.rawValue)" }
+                == one.published.map { "\($0.name) \($0.state.rawValue)" })
+        #expect(all.states("pan").filter { $0 == .began }.count == 2)
+        // The first drag's frames leave in one write, ahead of the recognizers;
+        // the tap in the edge band waits for them, is held, and is replayed at
+        // its lift; in the same write as the second drag, which goes ahead again.
+        #expect((all.twins[node.syspath] ?? []).count == 2)
+        #expect((one.twins[node.syspath] ?? []).count == frames.count - 1, "one per read, but the held touch-down")
+    }
+
     @Test func aConsumedEdgeSwipeIsNeverWritten() throws {
         var (d, node) = try started()
         let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)

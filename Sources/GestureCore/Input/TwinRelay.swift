@@ -99,8 +99,9 @@ public struct TwinRelay {
     /// frame or timeout: a frame of a forwarded sequence goes ahead of them
     /// only while none of them could take it.
     private var lastOutlook = ConsumeOutlook.none
-    /// `forwardAhead` sent a frame the arena has not seen yet.
-    private var aheadPending = false
+    /// The frames `forwardAhead` sent that the arena has not seen yet, oldest
+    /// first: what became of each (`forward`, or `idle` for one without touches).
+    private var aheadFrames: [Decision] = []
 
     /// A value the twin has never been sent: it differs from every real one.
     static let unknown = Int32.min
@@ -148,6 +149,7 @@ public struct TwinRelay {
         withheldIDs = Array(repeating: -1, count: slots)
         lifted = Array(repeating: nil, count: slots)
         output.reserveCapacity(64)
+        aheadFrames.reserveCapacity(16)
     }
 
     /// The twin of a device: the device's description with ABS_MT_TOOL_TYPE
@@ -232,7 +234,9 @@ public struct TwinRelay {
     /// yet: when what the twin gets of it does not wait on them, it is sent now
     /// (into `output`, for the daemon to write before it gives the arena the
     /// frame) and true is returned; call `endForwardedFrame` once the arena has
-    /// seen it. False: nothing changed; call `endFrame` after the arena.
+    /// seen it. False: nothing changed; call `endFrame` after the arena. Several
+    /// frames may go ahead before the arena sees the first (a read that brought
+    /// several): `endForwardedFrame` takes them in order.
     ///
     /// A frame goes ahead when nothing was on the screen and nothing is held
     /// (a frame without touches, or the first of a sequence that no consuming
@@ -245,20 +249,23 @@ public struct TwinRelay {
     public mutating func forwardAhead(at time: EventTime, couldBeTaken: (_ fingers: Int) -> Bool) -> Bool {
         switch mode {
         case .idle:
-            if deviceTouches > 0 {
-                guard !couldBeTaken(outlookFingers) else { return false }
-                mode = .forwarding
-                counts.forwardedFrames += 1
+            guard deviceTouches > 0 else {
+                send(device, at: time)
+                aheadFrames.append(.idle)
+                return true
             }
-            send(device, at: time)
+            guard !couldBeTaken(outlookFingers) else { return false }
+            mode = .forwarding
         case .forwarding:
             guard case .none = lastOutlook, withheldSince == nil, !fingerLands else { return false }
-            send(device, at: time)
-            counts.forwardedFrames += 1
         case .holding, .dropping:
             return false
         }
-        aheadPending = true
+        send(device, at: time)
+        counts.forwardedFrames += 1
+        // The sequence is over: the next frame starts afresh.
+        if deviceTouches == 0 { mode = .idle }
+        aheadFrames.append(.forward)
         return true
     }
 
@@ -267,12 +274,11 @@ public struct TwinRelay {
     /// which none could before it, the apps had the frame, and its touches
     /// end now as palms, as for any forwarded sequence taken late.
     public mutating func endForwardedFrame(_ outlook: ConsumeOutlook, at time: EventTime) -> Decision {
-        guard aheadPending else { return endFrame(outlook, at: time) }
-        aheadPending = false
+        guard !aheadFrames.isEmpty else { return endFrame(outlook, at: time) }
+        let decision = aheadFrames.removeFirst()
         lastOutlook = outlook
-        guard case .forwarding = mode else { return .idle }
+        guard decision == .forward, case .forwarding = mode else { return decision }
         if case .taken = outlook { return takeForwarded(at: time) }
-        if deviceTouches == 0 { mode = .idle }
         return .forward
     }
 

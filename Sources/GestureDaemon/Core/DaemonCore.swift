@@ -253,10 +253,13 @@ public struct DaemonCore {
         var resyncs = 0
         /// The decoder's clamped count when the read began.
         var clamped: Int
-        /// The frame the twin got that the arena has not seen yet: its
-        /// SYN_REPORT, and whether the decoder made a frame of it (nil: the
-        /// decoder has not been given it yet).
-        var ahead: (end: RawEvent, framed: Bool?)?
+        /// Frames the twin got that the decoder and the arena have not seen
+        /// yet: `inputs[start..<next]`, from the first one's SYN_REPORT (its
+        /// other events were decoded as they came); `framed`, what the decoder
+        /// made of that SYN_REPORT when the relay had it decoded to judge it.
+        var ahead: (start: Int, framed: Bool?)?
+        /// The last frame in `ahead`'s range did not go ahead: it waits for the arena.
+        var stopped = false
     }
 
     public private(set) var configuration: Configuration
@@ -755,15 +758,24 @@ public struct DaemonCore {
     private mutating func continueRead(_ read: ReadInProgress, into actions: inout [Action]) {
         var r = read
         let d = r.device
-        if let (end, framed) = r.ahead {
+        if let (start, framed) = r.ahead {
+            // The twin has these frames: the decoder and the arena's turn.
             r.ahead = nil
-            if framed ?? d.pipeline.decode(end) { d.pipeline.recognize() }
-            if d.relay != nil {
-                _ = d.relay!.endForwardedFrame(
-                    d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: end.time)
+            for i in start..<r.next {
+                guard case .event(let e) = r.inputs[i] else { continue }
+                let made = (i == start ? framed : nil) ?? d.pipeline.decode(e)
+                if made { d.pipeline.recognize() }
+                guard e.type == EV.SYN && e.code == SYN.REPORT, d.relay != nil else { continue }
+                let outlook = d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers)
+                if r.stopped && i == r.next - 1 {
+                    _ = d.relay!.endFrame(outlook, at: e.time)
+                } else {
+                    _ = d.relay!.endForwardedFrame(outlook, at: e.time)
+                }
             }
+            r.stopped = false
         }
-        while r.next < r.inputs.count {
+        reading: while r.next < r.inputs.count {
             let input = r.inputs[r.next]
             r.next += 1
             switch input {
@@ -773,32 +785,50 @@ public struct DaemonCore {
                     continue
                 }
                 guard d.relay!.feed(e) else {
-                    if d.pipeline.decode(e) { d.pipeline.recognize() }
+                    // After a frame that went ahead, the decoder waits for the write.
+                    if r.ahead == nil, d.pipeline.decode(e) { d.pipeline.recognize() }
                     continue
                 }
                 // The frame's end. The decoder is given it before the write only
                 // when the relay asks whether a consuming recognizer could take
-                // the sequence it begins; a touch the decoder ignores makes no
-                // frame, and then the arena decides, as for any frame.
+                // the sequence it begins, and only if no frame of this read went
+                // ahead (the decoder is behind them); a touch the decoder ignores
+                // makes no frame, and then the arena decides, as for any frame.
                 var framed: Bool?
+                let behind = r.ahead != nil
                 let ahead = d.relay!.forwardAhead(at: e.time) { fingers in
+                    if behind { return true }
                     let f = d.pipeline.decode(e)
                     framed = f
                     return !f || d.pipeline.mayConsume(fingers: fingers)
                 }
                 if ahead {
-                    r.ahead = (e, framed)
-                    writeTwin(r.syspath, d, into: &actions)
-                    readInProgress = r
-                    actions.append(.continueRead)
-                    return
+                    // Frames that go ahead one after another leave in one write.
+                    if r.ahead == nil { r.ahead = (r.next - 1, framed) }
+                    continue
+                }
+                if behind {
+                    // This one waits for the arena, which has not seen those before it.
+                    r.stopped = true
+                    break reading
                 }
                 if framed ?? d.pipeline.decode(e) { d.pipeline.recognize() }
                 _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
             case .dropped:
+                if r.ahead != nil {
+                    // The resync is decoded after the frames before it.
+                    r.next -= 1
+                    break reading
+                }
                 d.pipeline.beginResync()
                 r.resyncs += 1
             }
+        }
+        if r.ahead != nil {
+            writeTwin(r.syspath, d, into: &actions)
+            readInProgress = r
+            actions.append(.continueRead)
+            return
         }
         finishRead(r, into: &actions)
     }
