@@ -128,6 +128,30 @@ import Testing
         #expect((one.twins[node.syspath] ?? []).count == frames.count - 1, "one per read, but the held touch-down")
     }
 
+    @Test func anOverflowInsideAReadOfFramesThatGoAheadIsResyncedInOrder() throws {
+        let more = "\n[recognizer.pan]\nkind = \"pan\"\n"
+        var (one, node) = try started(more: more)
+        var (all, _) = try started(more: more)
+        let frames = threeSequences(Touches(device: one.kernel[node.syspath]!.description, at: t0))
+        // The kernel's buffer overflowed after the third frame: libevdev's
+        // resync follows (here, the next frames as they are).
+        for (i, f) in frames.enumerated() {
+            if i == 3 { one.queueDrop(node) }
+            one.queue(node, f)
+            one.read(node.syspath)
+        }
+        for (i, f) in frames.enumerated() {
+            if i == 3 { all.queueDrop(node) }
+            all.queue(node, f)
+        }
+        all.read(node.syspath)
+        #expect(written(all, node) == written(one, node))
+        #expect(
+            all.published.map { "\($0.name) \($0.state.rawValue)" }
+                == one.published.map { "\($0.name) \($0.state.rawValue)" })
+        #expect(all.logText.filter { $0.contains("SYN_DROPPED") }.count == 1)
+    }
+
     @Test func aConsumedEdgeSwipeIsNeverWritten() throws {
         var (d, node) = try started()
         let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
