@@ -176,6 +176,8 @@ final class DaemonTurnBench {
             case .drainInput:
                 // Nothing is queued between frames: the input is drained.
                 handle(.inputDrained)
+            case .continueRead:
+                handle(.readContinued)
             case .open, .watch, .close, .print, .notify, .log, .rescan, .loadConfig, .updateInfo, .expireClients,
                 .pauseUdev, .resumeUdev, .shutDownSocket, .stop, .reply, .makeTwin, .writeTwin:
                 break

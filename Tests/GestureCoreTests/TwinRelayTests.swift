@@ -15,10 +15,16 @@ private final class TwinScenario {
     var appFrames: [TouchFrame] = []
     var decisions: [TwinRelay.Decision] = []
     var events: [GestureEvent] = []
+    /// Per frame the arena was given: the frames the apps had by then.
+    var appFramesWhenArenaSaw: [Int] = []
+    /// Every frame through the arena first, then the relay: what the daemon
+    /// did before frames went ahead of the recognizers.
+    let arenaFirst: Bool
     private var input = KernelEvents()
     var now: EventTime { input.now }
 
-    init(_ recognizers: [RecognizerConfig], hold: Millis = DeviceRule.defaultHold) {
+    init(_ recognizers: [RecognizerConfig], hold: Millis = DeviceRule.defaultHold, arenaFirst: Bool = false) {
+        self.arenaFirst = arenaFirst
         let d = testDevice()
         decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
         apps = SlotDecoder(device: device, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!))
@@ -30,16 +36,41 @@ private final class TwinScenario {
     /// Sends only the coordinates that changed, as the kernel does.
     func move(_ s: Int, to p: Point, x: Bool = true, y: Bool = true) { input.move(s, to: p, x: x, y: y) }
     func up(_ s: Int) { input.up(s) }
-    /// Ends the frame `ms` after the last: the daemon's order, device event by
-    /// device event into the pipeline, then the relay; its output to the twin.
+    /// Ends the frame `ms` after the last, in the daemon's order: device event
+    /// by device event into the relay and the decoder; at the frame's end, the
+    /// relay sends it to the twin ahead of the decoder and the arena when it
+    /// may, then the arena sees it, then the relay decides with what the arena
+    /// made of it.
     func sync(after ms: Double = 10) {
         for e in input.endFrame(after: ms) {
-            if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
-            if relay.feed(e) {
-                decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
+            guard relay.feed(e) else {
+                if decoder.feed(e) { recognize() }
+                continue
             }
+            var framed: Bool?
+            if !arenaFirst
+                && relay.forwardAhead(
+                    at: e.time,
+                    couldBeTaken: { fingers in
+                        let f = decoder.feed(e)
+                        framed = f
+                        return !f || arena.mayConsume(decoder.lastFrame, fingers: fingers)
+                    })
+            {
+                flush()
+                if framed ?? decoder.feed(e) { recognize() }
+                decisions.append(
+                    relay.endForwardedFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
+                continue
+            }
+            if framed ?? decoder.feed(e) { recognize() }
+            decisions.append(relay.endFrame(arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time))
         }
         flush()
+    }
+    private func recognize() {
+        appFramesWhenArenaSaw.append(appFrames.count)
+        arena.handle(decoder.lastFrame, into: &events)
     }
     func advance(ms: Double) {
         input.pass(ms: ms)
@@ -107,8 +138,123 @@ private func threeFingerSwipe() -> RecognizerConfig {
     return r
 }
 
+private func pan() -> RecognizerConfig { RecognizerConfig(name: "pan", parameters: .pan(.init())) }
+
+/// Touch sequences that exercise every decision of the relay: forwarded,
+/// held and replayed, dropped, withheld, released at the bound, taken late.
+private let sequenceNames = [
+    "drag in the middle", "consumed edge swipe", "tap in the edge band, then a drag",
+    "slow edge swipe released at the bound", "three fingers taken late", "a third finger withheld until the bound",
+]
+
+private func play(_ i: Int, on s: TwinScenario) {
+    switch i {
+    case 0:
+        s.stroke((0...10).map { mm(60 + Double($0) * 3, 50) })
+    case 1:
+        s.stroke((0...8).map { mm(1 + Double($0) * 6, 50) })
+    case 2:
+        s.down(0, at: mm(2, 50))
+        s.sync()
+        s.up(0)
+        s.sync(after: 60)
+        s.stroke((0...6).map { mm(90 + Double($0) * 2, 40) })
+    case 3:
+        s.stroke((0...35).map { mm(1 + Double($0) * 60 / 35, 50) }, frameMS: 12)
+    case 4:
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        s.move(0, to: mm(84, 50), y: false)
+        s.sync(after: 12)
+        s.down(1, at: mm(100, 50))
+        s.down(2, at: mm(120, 50))
+        s.sync()
+        for step in 1...6 {
+            let dx = Double(step) * 8
+            s.move(0, to: mm(84 + dx, 50), y: false)
+            s.move(1, to: mm(100 + dx, 50), y: false)
+            s.move(2, to: mm(120 + dx, 50), y: false)
+            s.sync(after: 12)
+        }
+        s.up(0)
+        s.up(1)
+        s.up(2)
+        s.sync(after: 12)
+    default:
+        s.down(0, at: mm(80, 50))
+        s.sync()
+        s.down(1, at: mm(120, 50))
+        s.sync()
+        s.down(2, at: mm(140, 50))
+        s.sync()
+        s.advance(ms: 310)
+        s.move(0, to: mm(70, 50), y: false)
+        s.sync()
+        s.up(0)
+        s.up(1)
+        s.up(2)
+        s.sync()
+    }
+}
+
 @Suite("exclusive device: what the twin gets")
 struct TwinRelayTests {
+    @Test func aForwardedFrameReachesTheTwinBeforeTheRecognizersSeeIt() {
+        let s = TwinScenario([leftEdgeSwipe(), pan()])
+        s.stroke((0...10).map { mm(60 + Double($0) * 3, 50) })
+        #expect(s.events.map { "\($0.name) \($0.state.rawValue)" }.contains("pan began"))
+        #expect(
+            s.appFramesWhenArenaSaw == Array(1...12),
+            "every frame of the drag was on the twin when the recognizers got it")
+        #expect(s.decisions == Array(repeating: .forward, count: 12))
+        #expect(s.appLog == ["began at 60,50", "ended"])
+    }
+
+    @Test func aTouchAConsumingRecognizerCouldTakeWaitsForTheRecognizers() {
+        let s = TwinScenario([leftEdgeSwipe(), pan()])
+        s.down(0, at: mm(2, 50))
+        s.sync()
+        #expect(s.decisions == [.hold])
+        #expect(s.appFramesWhenArenaSaw == [0])
+        // A second finger joining a forwarded sequence waits for them too:
+        // whether it is withheld is theirs to say.
+        let t = TwinScenario([threeFingerSwipe()])
+        t.down(0, at: mm(80, 50))
+        t.sync()
+        t.down(1, at: mm(100, 50))
+        t.sync()
+        #expect(t.appFramesWhenArenaSaw == [1, 1])
+        #expect(t.appLog == ["began at 80,50", "began at 100,50"])
+    }
+
+    /// With a pan beside them, the pan's begin makes the edge swipe fail
+    /// (exclusion): a held touch is then replayed and goes on ahead.
+    @Test(arguments: sequenceNames.indices, [false, true])
+    func theAppsGetTheSameWhetherFramesGoAheadOfTheRecognizersOrNot(_ i: Int, withPan: Bool) {
+        let name = sequenceNames[i] + (withPan ? ", with a pan" : "")
+        let recognizers = [leftEdgeSwipe(), threeFingerSwipe()] + (withPan ? [pan()] : [])
+        let ahead = TwinScenario(recognizers, hold: Millis(300))
+        let after = TwinScenario(recognizers, hold: Millis(300), arenaFirst: true)
+        play(i, on: ahead)
+        play(i, on: after)
+        #expect(!ahead.appLog.isEmpty || (i == 1 && !withPan), "\(name): the apps saw it")
+        // A sequence forwarded at all has frames that went to the twin before
+        // the arena saw them; but the slow edge swipe alone is forwarded (after
+        // the bound) only while the swipe could still take it, and those frames
+        // wait for the recognizers.
+        let forwardedFreely = ahead.relay.counts.forwardedFrames > 0 && !(i == 3 && !withPan)
+        #expect(
+            (ahead.appFramesWhenArenaSaw != after.appFramesWhenArenaSaw) == forwardedFreely,
+            "\(name): frames ahead of the recognizers")
+        #expect(ahead.lastWrites == after.lastWrites, "\(name): the same writes to the twin")
+        #expect(ahead.appLog == after.appLog, "\(name)")
+        #expect(ahead.decisions == after.decisions, "\(name)")
+        #expect(ahead.relay.counts == after.relay.counts, "\(name)")
+        #expect(
+            ahead.events.map { "\($0.name) \($0.state.rawValue)" }
+                == after.events.map { "\($0.name) \($0.state.rawValue)" }, "\(name)")
+    }
+
     @Test func aTapInTheMiddleGoesToTheAppsFrameByFrame() {
         let s = TwinScenario([leftEdgeSwipe()])
         s.down(0, at: mm(100, 50))

@@ -98,6 +98,8 @@ struct EmbeddedDaemon {
             }
         case .writeTwin(let syspath, let events):
             twins[syspath, default: []].append(events)
+        case .continueRead:
+            send(.readContinued)
         case .close(let syspath):
             if twins.removeValue(forKey: syspath) != nil { twinLog.append("removed \(syspath)") }
             open.remove(syspath)

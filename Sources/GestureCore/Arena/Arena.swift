@@ -271,6 +271,39 @@ public final class Arena {
         return pending ? .pending : .none
     }
 
+    /// Whether a consuming member could take the sequence that `frame` begins,
+    /// asked before the arena is given the frame (an exclusive device sends
+    /// the frame to its twin first when none could). Judged as a sequence's
+    /// start judges it: the member's filter (device, region, edge band), the
+    /// profile and the fingers it takes (`fingers` are down), and a decision it
+    /// is still making or holds from an earlier sequence (a multi-tap). False
+    /// only then: after the frame, `consumeOutlook` says `none`, unless a
+    /// recognizer takes a sequence with fewer fingers than it takes. A frame
+    /// that begins no sequence is not judged: true.
+    public func mayConsume(_ frame: borrowing TouchFrame, fingers: Int) -> Bool {
+        guard !consumers.isEmpty else { return false }
+        guard !sequenceLive && frame.began else { return true }
+        var landing: Point?
+        for i in consumers where i < members.count {
+            let m = members[i]
+            switch m.ledger.tag {
+            case .possible, .held, .active: return true
+            case .idle, .done: break
+            }
+            if !m.ledger.pending.isEmpty { return true }
+            guard m.inProfile, fingers >= m.fingers.lowerBound,
+                m.filter.accepts(device: device, start: frame.centroidNormalised)
+            else { continue }
+            if let edge = m.filter.edge, edge.at == .start {
+                // The first finger that landed, as `FirstFinger.start` takes it.
+                if landing == nil { landing = frame.touches.first { $0.phase == .began }?.position ?? .zero }
+                if !edge.mayStart(at: landing!, in: frame.areaMM) { continue }
+            }
+            return true
+        }
+        return false
+    }
+
     /// The earliest time at which some recognizer needs `advance(to:)`.
     public var nextDeadline: EventTime? {
         if deadlineKnown { return deadlineCache }

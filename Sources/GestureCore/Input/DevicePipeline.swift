@@ -34,6 +34,22 @@ public final class DevicePipeline {
         if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
+    /// Feeds one kernel event to the decoder alone: true when it completed a
+    /// frame, which `recognize` then gives the arena. An exclusive device's
+    /// frame goes to its twin in between (`TwinRelay.forwardAhead`).
+    @inline(__always)
+    public func decode(_ e: RawEvent) -> Bool {
+        if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
+        return decoder.feed(e)
+    }
+
+    /// Gives the arena the frame `decode` completed.
+    public func recognize() { arena.handle(decoder.lastFrame, into: &events) }
+
+    /// Whether a consuming recognizer could take the sequence the frame
+    /// `decode` completed begins (`Arena.mayConsume`).
+    public func mayConsume(fingers: Int) -> Bool { decoder.withFrame { arena.mayConsume($0, fingers: fingers) } }
+
     /// Turns the screen from the next touch sequence on (`SlotDecoder.rotate(to:)`).
     public func rotate(to r: Rotation) { decoder.rotate(to: r) }
 

@@ -4,8 +4,13 @@
 /// recognizers' outlook (`Arena.consumeOutlook` for `outlookFingers`), and
 /// writes `output` to the uinput twin in the same loop turn.
 ///
+/// A frame whose fate does not wait on the recognizers goes to the twin before
+/// they see it (`forwardAhead`, then `endForwardedFrame` once the arena has
+/// run); any other frame waits for the arena (`endFrame`).
+///
 /// Per touch sequence (first finger down to last finger up):
-/// - no consuming recognizer could take it: each frame is forwarded as it ends;
+/// - no consuming recognizer could take it: each frame is forwarded as it ends,
+///   ahead of the recognizers;
 /// - one could: its frames are held until every such recognizer failed (then
 ///   they are replayed at once, so a tap at the edge still taps), one took it
 ///   (then they are dropped and the apps never see it) or `hold` passed since it
@@ -90,6 +95,13 @@ public struct TwinRelay {
     /// get these touches too, down and up at once, as a held tap is replayed.
     private var lifted: [[Int32]?]
     private var withheldSince: EventTime?
+    /// What the consuming recognizers made of the sequence after the last
+    /// frame or timeout: a frame of a forwarded sequence goes ahead of them
+    /// only while none of them could take it.
+    private var lastOutlook = ConsumeOutlook.none
+    /// The frames `forwardAhead` sent that the arena has not seen yet, oldest
+    /// first: what became of each (`forward`, or `idle` for one without touches).
+    private var aheadFrames: [Decision] = []
 
     /// A value the twin has never been sent: it differs from every real one.
     static let unknown = Int32.min
@@ -137,6 +149,7 @@ public struct TwinRelay {
         withheldIDs = Array(repeating: -1, count: slots)
         lifted = Array(repeating: nil, count: slots)
         output.reserveCapacity(64)
+        aheadFrames.reserveCapacity(16)
     }
 
     /// The twin of a device: the device's description with ABS_MT_TOOL_TYPE
@@ -217,9 +230,72 @@ public struct TwinRelay {
         return false
     }
 
+    /// The frame just fed is complete, and the recognizers have not seen it
+    /// yet: when what the twin gets of it does not wait on them, it is sent now
+    /// (into `output`, for the daemon to write before it gives the arena the
+    /// frame) and true is returned; call `endForwardedFrame` once the arena has
+    /// seen it. False: nothing changed; call `endFrame` after the arena. Several
+    /// frames may go ahead before the arena sees the first (a read that brought
+    /// several): `endForwardedFrame` takes them in order.
+    ///
+    /// A frame goes ahead when nothing was on the screen and nothing is held
+    /// (a frame without touches, or the first of a sequence that no consuming
+    /// recognizer could take: `couldBeTaken`, given the fingers to judge with,
+    /// asked only then, `Arena.mayConsume`), and in a forwarded sequence that
+    /// no consuming recognizer could take after the last frame, when no finger
+    /// lands in it and none is withheld. A finger landing in a forwarded
+    /// sequence waits for the arena: whether it is withheld depends on what the
+    /// recognizers make of it.
+    public mutating func forwardAhead(at time: EventTime, couldBeTaken: (_ fingers: Int) -> Bool) -> Bool {
+        switch mode {
+        case .idle:
+            guard deviceTouches > 0 else {
+                send(device, at: time)
+                aheadFrames.append(.idle)
+                return true
+            }
+            guard !couldBeTaken(outlookFingers) else { return false }
+            mode = .forwarding
+        case .forwarding:
+            guard case .none = lastOutlook, withheldSince == nil, !fingerLands else { return false }
+        case .holding, .dropping:
+            return false
+        }
+        send(device, at: time)
+        counts.forwardedFrames += 1
+        // The sequence is over: the next frame starts afresh.
+        if deviceTouches == 0 { mode = .idle }
+        aheadFrames.append(.forward)
+        return true
+    }
+
+    /// The arena has seen the frame `forwardAhead` sent: what became of it.
+    /// Should a consuming recognizer take the sequence on that very frame,
+    /// which none could before it, the apps had the frame, and its touches
+    /// end now as palms, as for any forwarded sequence taken late.
+    public mutating func endForwardedFrame(_ outlook: ConsumeOutlook, at time: EventTime) -> Decision {
+        guard !aheadFrames.isEmpty else { return endFrame(outlook, at: time) }
+        let decision = aheadFrames.removeFirst()
+        lastOutlook = outlook
+        guard decision == .forward, case .forwarding = mode else { return decision }
+        if case .taken = outlook { return takeForwarded(at: time) }
+        return .forward
+    }
+
+    /// A touch in the device's frame the twin does not have yet.
+    private var fingerLands: Bool {
+        let stride = mtCodes.count
+        for s in 0..<slots {
+            let id = device.mt[s * stride]
+            if id >= 0 && id != twin.mt[s * stride] { return true }
+        }
+        return false
+    }
+
     /// The frame just fed is complete and the arena has seen it: decide.
     public mutating func endFrame(_ outlook: ConsumeOutlook, at time: EventTime) -> Decision {
         let live = deviceTouches
+        lastOutlook = outlook
         switch mode {
         case .idle:
             guard live > 0 else {
@@ -264,6 +340,7 @@ public struct TwinRelay {
     /// Time passed with no frame (the arena's timers fired): a held sequence
     /// may be decided now, or have been held for `hold`.
     public mutating func advance(to time: EventTime, _ outlook: ConsumeOutlook) -> Decision? {
+        lastOutlook = outlook
         switch mode {
         case .holding(let since):
             if case .pending = outlook, time < since + hold { return nil }

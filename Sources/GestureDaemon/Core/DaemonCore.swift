@@ -108,6 +108,8 @@ public struct DaemonCore {
         case watchFailed(syspath: String, Errno, at: EventTime)
         /// A read of a device: everything it had, then how the read ended.
         case read(syspath: String, [DeviceInput], end: ReadEnd)
+        /// `.continueRead` was reached: the twin has the frame; the rest of the read.
+        case readContinued
         /// The timer fired; the core asks for every device's queued input first.
         case timerFired(at: EventTime)
         /// Every device was read after `timerFired`: now time may advance.
@@ -178,6 +180,10 @@ public struct DaemonCore {
         case makeTwin(syspath: String)
         /// Write events to a device's twin, now.
         case writeTwin(syspath: String, [RawEvent])
+        /// Carry out the actions before it (a frame written to a twin ahead of
+        /// the recognizers), then answer `.readContinued` at once, before any
+        /// other input: the recognizers' turn on that frame and the rest of the read.
+        case continueRead
         /// To the socket's subscribers; `frameTime` is the kernel time of the frame that decided it.
         case publish(GestureEvent, frameTime: EventTime)
         /// To stdout.
@@ -236,6 +242,26 @@ public struct DaemonCore {
     /// Why the core asked for a listing: what to say when it is done.
     enum Listing { case start, reload, resync }
 
+    /// A read of a device being handled: where it stopped when a frame went to
+    /// the twin ahead of the recognizers (`.continueRead`).
+    struct ReadInProgress {
+        var syspath: String
+        var device: OpenDevice
+        var inputs: [DeviceInput]
+        var next = 0
+        var end: ReadEnd
+        var resyncs = 0
+        /// The decoder's clamped count when the read began.
+        var clamped: Int
+        /// Frames the twin got that the decoder and the arena have not seen
+        /// yet: `inputs[start..<next]`, from the first one's SYN_REPORT (its
+        /// other events were decoded as they came); `framed`, what the decoder
+        /// made of that SYN_REPORT when the relay had it decoded to judge it.
+        var ahead: (start: Int, framed: Bool?)?
+        /// The last frame in `ahead`'s range did not go ahead: it waits for the arena.
+        var stopped = false
+    }
+
     public private(set) var configuration: Configuration
     public let options: Options
     /// Open devices by udev syspath: the dedupe key.
@@ -245,6 +271,8 @@ public struct DaemonCore {
     var lastRead: (syspath: String, device: OpenDevice)?
     /// Opens asked for and not answered yet.
     var opening: Set<String> = []
+    /// The read stopped at `.continueRead`, until `.readContinued`.
+    var readInProgress: ReadInProgress?
     /// Pen nodes udev knows of (`PenPairing.isPen`), by syspath, paired or not.
     var tablets: [String: InputNode] = [:]
     /// Pen nodes open beside their touchscreen, by syspath; and those asked to open.
@@ -396,6 +424,15 @@ public struct DaemonCore {
             remove(syspath, because: "cannot be watched", at: now, into: &actions)
         case .read(let syspath, let inputs, let end):
             read(syspath, inputs, end: end, into: &actions)
+            // The twin's write goes first; the timer is set once the read is done.
+            if readInProgress != nil { return }
+        case .readContinued:
+            guard let r = readInProgress else { break }
+            readInProgress = nil
+            // Nothing runs between the two, but the device must still be there.
+            guard lastRead?.device === r.device || devices[r.syspath] === r.device else { break }
+            continueRead(r, into: &actions)
+            if readInProgress != nil { return }
         case .timerFired(let now):
             armed = nil
             // Input the kernel queued before `now` is older than the deadline:
@@ -706,38 +743,113 @@ public struct DaemonCore {
             d = found
             lastRead = (syspath, found)
         }
-        var resyncs = 0
-        let clamped = d.pipeline.decoder.clampedCount
-        for i in inputs {
-            switch i {
-            case .event(let e):
-                d.pipeline.feed(e)
-                // An exclusive device's frame goes through the arena first, then
-                // the relay decides what the twin gets of it with what the arena
-                // made of it.
-                if d.relay != nil, d.relay!.feed(e) {
-                    _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
+        continueRead(
+            ReadInProgress(
+                syspath: syspath, device: d, inputs: inputs, end: end, clamped: d.pipeline.decoder.clampedCount),
+            into: &actions)
+    }
+
+    /// Goes on with a read. An exclusive device's frame that the twin gets
+    /// whatever the recognizers make of it (`TwinRelay.forwardAhead`) is
+    /// written before the arena sees it: the read stops there with
+    /// `.continueRead`, and `.readContinued` gives the arena the frame and goes
+    /// on. Any other frame goes through the arena first, then the relay decides
+    /// what the twin gets of it with what the arena made of it.
+    private mutating func continueRead(_ read: ReadInProgress, into actions: inout [Action]) {
+        var r = read
+        let d = r.device
+        if let (start, framed) = r.ahead {
+            // The twin has these frames: the decoder and the arena's turn.
+            r.ahead = nil
+            for i in start..<r.next {
+                guard case .event(let e) = r.inputs[i] else { continue }
+                let made = (i == start ? framed : nil) ?? d.pipeline.decode(e)
+                if made { d.pipeline.recognize() }
+                guard e.type == EV.SYN && e.code == SYN.REPORT, d.relay != nil else { continue }
+                let outlook = d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers)
+                if r.stopped && i == r.next - 1 {
+                    _ = d.relay!.endFrame(outlook, at: e.time)
+                } else {
+                    _ = d.relay!.endForwardedFrame(outlook, at: e.time)
                 }
+            }
+            r.stopped = false
+        }
+        reading: while r.next < r.inputs.count {
+            let input = r.inputs[r.next]
+            r.next += 1
+            switch input {
+            case .event(let e):
+                guard d.relay != nil else {
+                    d.pipeline.feed(e)
+                    continue
+                }
+                guard d.relay!.feed(e) else {
+                    // After a frame that went ahead, the decoder waits for the write.
+                    if r.ahead == nil, d.pipeline.decode(e) { d.pipeline.recognize() }
+                    continue
+                }
+                // The frame's end. The decoder is given it before the write only
+                // when the relay asks whether a consuming recognizer could take
+                // the sequence it begins, and only if no frame of this read went
+                // ahead (the decoder is behind them); a touch the decoder ignores
+                // makes no frame, and then the arena decides, as for any frame.
+                var framed: Bool?
+                let behind = r.ahead != nil
+                let ahead = d.relay!.forwardAhead(at: e.time) { fingers in
+                    if behind { return true }
+                    let f = d.pipeline.decode(e)
+                    framed = f
+                    return !f || d.pipeline.mayConsume(fingers: fingers)
+                }
+                if ahead {
+                    // Frames that go ahead one after another leave in one write.
+                    if r.ahead == nil { r.ahead = (r.next - 1, framed) }
+                    continue
+                }
+                if behind {
+                    // This one waits for the arena, which has not seen those before it.
+                    r.stopped = true
+                    break reading
+                }
+                if framed ?? d.pipeline.decode(e) { d.pipeline.recognize() }
+                _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
             case .dropped:
+                if r.ahead != nil {
+                    // The resync is decoded after the frames before it.
+                    r.next -= 1
+                    break reading
+                }
                 d.pipeline.beginResync()
-                resyncs += 1
+                r.resyncs += 1
             }
         }
+        if r.ahead != nil {
+            writeTwin(r.syspath, d, into: &actions)
+            readInProgress = r
+            actions.append(.continueRead)
+            return
+        }
+        finishRead(r, into: &actions)
+    }
+
+    private mutating func finishRead(_ r: ReadInProgress, into actions: inout [Action]) {
+        let syspath = r.syspath, d = r.device
         writeTwin(syspath, d, into: &actions)
         publish(d.pipeline, into: &actions)
-        if clamped == 0, let first = d.pipeline.decoder.firstClamped {
+        if r.clamped == 0, let first = d.pipeline.decoder.firstClamped {
             log(
                 .warning(.device),
                 "\(d.label): position \(first.value) is outside the range the device declares; such values are clamped to the range (logged once)",
                 into: &actions)
         }
-        if resyncs > 0 {
+        if r.resyncs > 0 {
             log(
                 .warning(.system),
                 "\(d.label): the kernel's event buffer overflowed (SYN_DROPPED) while gestured was not reading; resynced through libevdev, touches that vanished meanwhile were cancelled",
                 into: &actions)
         }
-        switch end {
+        switch r.end {
         case .drained:
             break
         case .hangup(let what, let now):

@@ -225,24 +225,31 @@ public final class DaemonLoop: DaemonControl {
         draining = false
     }
 
-    /// One input, and its action list carried out in order.
+    /// One input, and its action list carried out in order; a list that ends
+    /// in `.continueRead` (a frame written to a twin ahead of the recognizers)
+    /// is followed at once by `.readContinued`, before anything queued.
     private func handle(_ input: DaemonCore.Input) {
-        core.handle(input, into: &actions)
-        carryingOut = true
-        var touchedSockets = false
-        for action in actions {
-            switch action {
-            case .publish, .shutDownSocket, .expireClients: touchedSockets = true
-            default: break
+        var next: DaemonCore.Input? = input
+        while let input = next {
+            next = nil
+            core.handle(input, into: &actions)
+            carryingOut = true
+            var touchedSockets = false
+            for action in actions {
+                switch action {
+                case .publish, .shutDownSocket, .expireClients: touchedSockets = true
+                case .continueRead: next = .readContinued
+                default: break
+                }
+                execute(action)
             }
-            execute(action)
+            actions.removeAll(keepingCapacity: true)
+            // What this input published leaves now: one write per subscriber, one to stdout.
+            if touchedSockets { server?.flushPublished() }
+            if !output.isEmpty { writeOutput() }
+            carryingOut = false
+            if touchedSockets { reportSockets() }
         }
-        actions.removeAll(keepingCapacity: true)
-        // What this input published leaves now: one write per subscriber, one to stdout.
-        if touchedSockets { server?.flushPublished() }
-        if !output.isEmpty { writeOutput() }
-        carryingOut = false
-        if touchedSockets { reportSockets() }
     }
 
     private func writeOutput() {
@@ -295,6 +302,8 @@ public final class DaemonLoop: DaemonControl {
             } catch {
                 send(.twinMade(syspath: syspath, twin: .failure(.init(error.description))))
             }
+        case .continueRead:
+            break  // `handle` answers it once the list is carried out
         case .writeTwin(let syspath, let events):
             guard let twin = twins[syspath] else { return }
             do { try twin.write(events) } catch {

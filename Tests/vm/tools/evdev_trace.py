@@ -9,13 +9,21 @@ twin's uinput descriptor (in gestured's task). A kprobe on evdev_events, with
 ftrace on the `mono` clock (CLOCK_MONOTONIC, the clock of the stamps), records
 both with the frame's first values, which carry its ABS_MT_POSITION_X; a frame
 is told apart by that X. Probes on evdev_read and uinput_write, in gestured's
-task, split the time into gestured's wake-up, its own work, and its write.
+task, split the time into gestured's wake-up, its own work, and its write. A
+return probe on evdev_read gives the end of the read that brought the frame to
+gestured (the first read entered after the panel's frame that returned events):
+from there to the twin's frame is what the daemon adds once it has the frame,
+the issue's "read -> twin's event".
 
-usage: evdev_trace.py start             (mounts tracefs, sets the probes, clears)
+usage: evdev_trace.py start [--epoll]   (mounts tracefs, sets the probes, clears;
+                                        --epoll: also on epoll_wait's return)
        evdev_trace.py stop OUT          (stops and saves the trace to OUT)
        evdev_trace.py report TRACE PLAYER_COMM [DAEMON_COMM]
        evdev_trace.py wake TRACE PLAYER_COMM READER_COMM
-report prints one line per measure: NAME frames N p50 P p99 Q max M (ms), then
+report prints one line per measure (added, wake, work, write, read-twin; with
+a probe on epoll_wait's return, also wake-kernel and wake-own: the wake-up split
+at epoll_wait's return in gestured):
+NAME frames N p50 P p99 Q max M (ms), then
 "paired N of M" (the panel's frames with an X that reached the twin); exits 1
 when a frame reached the twin before the panel sent it. wake prints the same
 line for a plain reader of the panel: its wake-up, the panel's frame to the
@@ -36,7 +44,16 @@ PROBES = [
     "p:%s/frame evdev_events n=%%dx %s"
     % (GROUP, " ".join("c%d=+%d(%%si):u16 v%d=+%d(%%si):s32" % (i, 8 * i + 2, i, 8 * i + 4) for i in range(VALUES))),
     "p:%s/read evdev_read" % GROUP,
+    "r:%s/readret evdev_read ret=$retval:s64" % GROUP,
     "p:%s/write uinput_write" % GROUP,
+]
+# With --epoll, the return of epoll_wait, where the kernel has it (x86_64; arm64
+# has only epoll_pwait): splits gestured's wake-up into the kernel's (the
+# panel's frame to epoll_wait's return in gestured) and gestured's own (from
+# there to its read). Off by default: the probe adds to every wake-up it splits.
+OPTIONAL = [
+    "r:%s/pollret%d %s ret=$retval:s64" % (GROUP, i, sym)
+    for i, sym in enumerate(("__x64_sys_epoll_wait", "__x64_sys_epoll_pwait", "__arm64_sys_epoll_pwait"))
 ]
 
 
@@ -49,7 +66,7 @@ def put(name, text, append=False):
         os.close(fd)
 
 
-def start():
+def start(epoll=False):
     if not os.path.exists(os.path.join(T, "kprobe_events")):
         subprocess.run(["mount", "-t", "tracefs", "nodev", T], check=True)
     put("tracing_on", "0")
@@ -67,6 +84,11 @@ def start():
             with open("/proc/kallsyms") as f:
                 sys.stderr.write("".join(l for l in f if name in l))
             raise
+    for p in OPTIONAL if epoll else []:
+        try:
+            put("kprobe_events", p, append=True)
+        except OSError:
+            pass
     put("trace_clock", "mono")
     put("buffer_size_kb", "8192")
     put("trace", "")
@@ -89,7 +111,10 @@ def report(path, player, daemon="gestured"):
     # comm is cut to 15 characters in the trace.
     player, daemon = player[:15], daemon[:15]
     source, twin = {}, {}
-    reads, writes = [], []
+    reads, writes, polls = [], [], []
+    # gestured's reads that returned events: (entry, return), in order.
+    delivered = []
+    entered = None
     for line in open(path):
         m = LINE.match(line)
         if not m:
@@ -112,10 +137,22 @@ def report(path, player, daemon="gestured"):
                 twin.setdefault(x, t)
         elif comm == daemon and event == "read":
             reads.append(t)
+            entered = t
+        elif comm == daemon and event == "readret":
+            f = dict(kv.split("=") for kv in rest.split())
+            if entered is not None and int(f["ret"], 0) > 0:
+                delivered.append((entered, t))
+            entered = None
         elif comm == daemon and event == "write":
             writes.append(t)
+        elif comm == daemon and event.startswith("pollret"):
+            f = dict(kv.split("=") for kv in rest.split())
+            if int(f["ret"], 0) > 0:
+                polls.append(t)
     bad = 0
-    total, wake, work, write = [], [], [], []
+    total, wake, work, write, readtwin = [], [], [], [], []
+    kernelwake, ownwake = [], []
+    delivered_entries = [e for e, _ in delivered]
     for x, ts in sorted(source.items(), key=lambda kv: kv[1]):
         tt = twin.get(x)
         if tt is None:
@@ -130,8 +167,18 @@ def report(path, player, daemon="gestured"):
             w = bisect.bisect_left(writes, reads[r])
             if w < len(writes) and writes[w] <= tt:
                 wake.append((reads[r] - ts) * 1000)
+                # The epoll_wait that returned before that read, after the frame.
+                p = bisect.bisect_right(polls, reads[r]) - 1
+                if p >= 0 and polls[p] >= ts:
+                    kernelwake.append((polls[p] - ts) * 1000)
+                    ownwake.append((reads[r] - polls[p]) * 1000)
                 work.append((writes[w] - reads[r]) * 1000)
                 write.append((tt - writes[w]) * 1000)
+        # The read that brought the frame: the first one entered after the
+        # panel sent it that returned events, and returned before the twin's.
+        d = bisect.bisect_left(delivered_entries, ts)
+        if d < len(delivered) and delivered[d][1] <= tt:
+            readtwin.append((tt - delivered[d][1]) * 1000)
 
     def line(name, xs):
         xs = sorted(xs)
@@ -147,6 +194,10 @@ def report(path, player, daemon="gestured"):
     print(line("wake", wake))
     print(line("work", work))
     print(line("write", write))
+    print(line("read-twin", readtwin))
+    if polls:
+        print(line("wake-kernel", kernelwake))
+        print(line("wake-own", ownwake))
     print("paired %d of %d" % (len(total), len(source)))
     return 1 if bad else 0
 
@@ -183,7 +234,7 @@ def wake(path, player, reader):
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "start":
-        start()
+        start(epoll="--epoll" in sys.argv[2:])
     elif cmd == "stop":
         stop(sys.argv[2])
     elif cmd == "report":
