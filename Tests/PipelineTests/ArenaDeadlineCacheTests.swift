@@ -47,13 +47,8 @@ struct ArenaDeadlineCacheTests {
     }
 
     @Test func sxmosBindingsKeepTheEarliestDeadlineAsALookThroughAllFindsIt() throws {
-        let args =
-            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
-        let o = try LisgdOptions.parse(args)
-        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
-        let c = try t.configuration()
-        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
-        let r = try replay(c, device, raw)
+        let sxmo = try SxmoReplay()
+        let r = try replay(sxmo.configuration, sxmo.device, sxmo.raw)
         #expect(r.events.filter { $0.state == .recognized }.count > 10)
         // In the middle of a stroke nothing changes the deadlines: the members
         // are looked through for a small part of the frames.
@@ -75,12 +70,8 @@ struct ArenaDeadlineCacheTests {
 
     /// The events and the trace of Sxmo's bindings on the phone strokes.
     private func sxmo(emitsFailures: Bool) throws -> (events: [GestureEvent], trace: [String], fires: [String]) {
-        let args =
-            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
-        let o = try LisgdOptions.parse(args)
-        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
-        let c = try t.configuration()
-        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
+        let sxmo = try SxmoReplay()
+        let c = sxmo.configuration, device = sxmo.device, raw = sxmo.raw
         let arena = c.makeArena(device: device.name)
         arena.emitsFailures = emitsFailures
         var trace: [String] = []
@@ -93,8 +84,7 @@ struct ArenaDeadlineCacheTests {
             arena.handle(decoder.lastFrame, into: &events)
         }
         if let last = raw.last { arena.advance(to: last.time.adding(microseconds: 60_000_000), into: &events) }
-        let fires = events.compactMap { e in t.binding(for: e).map { "\(e.time) \($0.number) \(e.name)" } }
-        return (events, trace, fires)
+        return (events, trace, sxmo.fires(events))
     }
 
     /// gesture-run as `lisgd` makes no `failed` events (none runs a binding):

@@ -32,22 +32,10 @@ struct ArenaFrameSkippingTests {
     private func run(
         _ configuration: Configuration, _ device: DeviceDescription, _ raw: [RawEvent], everyFrame: Bool
     ) throws -> (events: [GestureEvent], trace: [String], dispatched: Int) {
-        let arena: Arena
-        if everyFrame {
-            arena = Arena(device: device.name)
-            var index: [String: Int] = [:]
-            for (i, r) in configuration.recognizers.enumerated() { index[r.name] = i }
-            for r in configuration.recognizers {
-                arena.add(
-                    name: r.name, recognizer: GivenEveryFrame(r.parameters.makeRecognizer()), filter: r.filter,
-                    relations: Relations(
-                        requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
-                        simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
-                        canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
-            }
-        } else {
-            arena = configuration.makeArena(device: device.name)
-        }
+        let arena =
+            everyFrame
+            ? configuration.makeArenaOfLoneRecognizers(device: device.name) { GivenEveryFrame($0) }
+            : configuration.makeArena(device: device.name)
         var trace: [String] = []
         arena.log = ArenaLog(tracing: ["all"]) { trace.append($0.description) }
         let geometry = try #require(configuration.geometry(for: device))
@@ -77,14 +65,9 @@ struct ArenaFrameSkippingTests {
     }
 
     @Test func sxmosSwipesGivenOnlyTheirEndsDecideAsGivenEveryFrame() throws {
-        let args =
-            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
-        let o = try LisgdOptions.parse(args)
-        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
-        let c = try t.configuration()
-        #expect(c.recognizers.count == 43)
-        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
-        let n = try expectSame(c, device, raw, "Sxmo's bindings on the phone strokes")
+        let sxmo = try SxmoReplay()
+        #expect(sxmo.configuration.recognizers.count == 43)
+        let n = try expectSame(sxmo.configuration, sxmo.device, sxmo.raw, "Sxmo's bindings on the phone strokes")
         #expect(n.recognized > 10)
         // The forty swipes are given a small part of the frames they were given.
         #expect(n.skipping * 3 < n.every, "\(n.skipping) dispatches against \(n.every)")

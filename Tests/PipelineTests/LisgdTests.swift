@@ -343,29 +343,15 @@ struct LisgdStrokeTests {
     /// (SharedMotion); every event, failures and their reasons included, is what
     /// the same recognizers give each working out its own.
     @Test func recognizersSharingTheirMotionDecideAsEachAloneWould() throws {
-        let args =
-            ["-w", "720", "-h", "1440", "-t", "125", "-T", "60"] + sxmoBindings.flatMap { ["-g", $0] }
-        let o = try LisgdOptions.parse(args)
-        let t = try LisgdTranslation(options: o, device: try phoneDevice(), arguments: args)
-        let c = try t.configuration()
-        let (device, raw) = try Replay.load(recording: phoneDir + "/strokes.events", descPath: nil)
-        let geometry = try #require(c.geometry(for: device))
-        let shared = c.makeArena(device: device.name)
-        let alone = Arena(device: device.name)
+        let sxmo = try SxmoReplay()
+        let c = sxmo.configuration
+        let geometry = try #require(c.geometry(for: sxmo.device))
+        let shared = c.makeArena(device: sxmo.device.name)
         // As Configuration.makeArena adds them, each with a recognizer of its own.
-        var index: [String: Int] = [:]
-        for (i, r) in c.recognizers.enumerated() { index[r.name] = i }
-        for r in c.recognizers {
-            alone.add(
-                name: r.name, recognizer: r.parameters.makeRecognizer(), filter: r.filter,
-                relations: Relations(
-                    requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
-                    simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
-                    canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
-        }
-        var decoder = SlotDecoder(device: device, geometry: geometry)
+        let alone = c.makeArenaOfLoneRecognizers(device: sxmo.device.name)
+        var decoder = SlotDecoder(device: sxmo.device, geometry: geometry)
         var a: [GestureEvent] = [], b: [GestureEvent] = []
-        for e in raw where decoder.feed(e) {
+        for e in sxmo.raw where decoder.feed(e) {
             shared.handle(decoder.lastFrame, into: &a)
             alone.handle(decoder.lastFrame, into: &b)
         }

@@ -140,7 +140,8 @@ public final class Arena {
     /// for every frame (`members` keeps them alive; none is ever removed).
     private var roster: [Unmanaged<Member>] = []
     /// The indices of the members given every frame: all but those that skip
-    /// moves (`Member.skipsMoves`).
+    /// moves (`Member.skipsMoves`). Like `roster` and `motions`, worked out by
+    /// `membersChanged`.
     private var movers: [Int] = []
     /// The motions the members' recognizers follow, each once: started with
     /// every sequence and stepped with each frame before any member is given it.
@@ -179,7 +180,7 @@ public final class Arena {
     /// `nextDeadline` as last computed, while `deadlineKnown`: nothing a
     /// recognizer's deadline or a member's status depends on has happened since
     /// (every such change goes through `dispatch`, `advance`, `startSequence`,
-    /// `cancelAll` or the end of a sequence, which clear it; a member given a
+    /// `cancelAll`, the end of a sequence or `membersChanged`, which clear it; a member given a
     /// frame that proposes nothing and keeps its deadline changes neither).
     /// Read at the start of every frame, and in the middle of a stroke, where
     /// the swipes skip moves and the rest propose nothing, it holds from frame
@@ -213,18 +214,27 @@ public final class Arena {
         m.traced = log?.traces(name) ?? false
         m.inProfile = takesPart(filter)
         members.append(m)
-        roster.append(Unmanaged.passUnretained(m))
-        if !m.skipsMoves { movers.append(members.count - 1) }
-        if let motion = (recognizer as? FollowsMotion)?.motion, !motions.contains(where: { $0 === motion }) {
-            motion.drive()
-            motions.append(motion)
-        }
-        deadlineKnown = false
-        if filter.edge != nil { hasEdgeFilters = true }
-        rebuildRelations()
+        membersChanged()
     }
 
-    private func rebuildRelations() {
+    /// The members changed (one was added; none is ever removed): everything
+    /// the arena derives from the list is worked out again from it, here and
+    /// nowhere else — the roster, the movers, the motions it steps, whether
+    /// any filter has an edge, the relations — and the earliest deadline it
+    /// kept is forgotten. (Each member's own deadline is its recognizer's,
+    /// kept by the member.)
+    private func membersChanged() {
+        roster = members.map { Unmanaged.passUnretained($0) }
+        movers = members.indices.filter { !members[$0].skipsMoves }
+        motions = []
+        for m in members {
+            if let motion = (m.recognizer as? FollowsMotion)?.motion, !motions.contains(where: { $0 === motion }) {
+                motion.drive()
+                motions.append(motion)
+            }
+        }
+        hasEdgeFilters = members.contains { $0.filter.edge != nil }
+        deadlineKnown = false
         let n = members.count
         for i in 0..<n {
             members[i].simultaneous = Array(repeating: false, count: n)

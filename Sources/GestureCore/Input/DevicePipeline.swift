@@ -105,6 +105,8 @@ public final class DevicePipeline {
 
     /// Hands out the pending events and forgets them.
     public func drain(_ body: (GestureEvent) throws -> Void) rethrows {
+        // Most frames and reads end nothing: no event to hand out or forget.
+        if events.isEmpty { return }
         defer { events.removeAll(keepingCapacity: true) }
         for e in events { try body(e) }
     }
