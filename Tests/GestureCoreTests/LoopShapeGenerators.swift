@@ -34,7 +34,9 @@ extension ShapeGenerator {
         /// a radius of curvature going from `radius` to `endRadius` (a spiral when
         /// they differ), and bending more and less twice a turn by `lumpiness`
         /// (0: round; 0.3: about an ellipse of 0.7).
-        mutating func arc(_ degrees: Double, radius: Double = 1, endRadius: Double? = nil, lumpiness: Double = 0, phase: Double = 0) {
+        mutating func arc(
+            _ degrees: Double, radius: Double = 1, endRadius: Double? = nil, lumpiness: Double = 0, phase: Double = 0
+        ) {
             let total = abs(degrees) * Double.pi / 180
             let sign = degrees < 0 ? -1.0 : 1.0
             let r1 = endRadius ?? radius
