@@ -10,6 +10,9 @@
 /// `minRadiusMM` big, and turn evenly: a rectangle or a triangle fits a circle
 /// quite well, but does its turning at its corners, so the share of the turning
 /// done in the sharpest fifth of the stroke must stay under `maxCornerShare`.
+/// Nor may it run straight for more than `maxStraight` radii (a line into or out
+/// of a loop), turn back anywhere but in a hook near an end (the stem of an a or
+/// a 9), or start outside its loop away from where it closes (`maxTail`).
 public final class CircleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// RMS radial error / radius.
