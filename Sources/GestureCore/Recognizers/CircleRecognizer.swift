@@ -37,7 +37,7 @@ public final class CircleRecognizer: Recognizer {
         /// turn (`straightFraction`). A line into or out of a loop (a lasso, a 9, a
         /// q, a pitchfork's handle) is straight for as long as it is; a circle
         /// turns all the way round, an ellipse's flatter sides too.
-        public var maxStraight = 0.75
+        public var maxStraight = 1.0
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
         /// 0.63 and more.
