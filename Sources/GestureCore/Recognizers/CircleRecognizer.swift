@@ -10,6 +10,9 @@
 /// `minRadiusMM` big, and turn evenly: a rectangle or a triangle fits a circle
 /// quite well, but does its turning at its corners, so the share of the turning
 /// done in the sharpest fifth of the stroke must stay under `maxCornerShare`.
+/// Nor may it run straight for more than `maxStraight` radii (a line into or out
+/// of a loop), turn back anywhere but in a hook near an end (the stem of an a or
+/// a 9), or start outside its loop away from where it closes (`maxTail`).
 public final class CircleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// RMS radial error / radius.
@@ -29,6 +32,12 @@ public final class CircleRecognizer: Recognizer {
         /// outside the loop and away from where the loop closes; a circle starts
         /// on its loop, or inside it, or closes near its start.
         public var maxTail = 0.3
+        /// The longest straight stretch of the stroke, in radii, at most: the
+        /// longest stretch along which it turns less than a third of its average
+        /// turn (`straightFraction`). A line into or out of a loop (a lasso, a 9, a
+        /// q, a pitchfork's handle) is straight for as long as it is; a circle
+        /// turns all the way round, an ellipse's flatter sides too.
+        public var maxStraight = 1.0
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
         /// 0.63 and more.
@@ -52,6 +61,11 @@ public final class CircleRecognizer: Recognizer {
         /// outside the circle, and `gap` radii from the other end.
         case tail(offset: Double, gap: Double, atStart: Bool, max: Double)
         case corners(Double, max: Double)
+        /// The stroke runs straight for this many radii.
+        case straight(Double, max: Double)
+        /// The stroke turns back by `degrees` `fromEnd` radii along it from its
+        /// nearer end: farther in than a hook may be (`maxHook` radii).
+        case turnsBack(Double, fromEnd: Double, maxHook: Double)
     }
 
     public let kind = GestureKind.circle
@@ -71,6 +85,13 @@ public final class CircleRecognizer: Recognizer {
     /// A hook is at most this part of the stroke and turns at least this much.
     static let hookFraction = 0.1
     static let hookDegrees = 75.0
+    /// Straight, for `maxStraight`: turning less than this share of the average.
+    static let straightFraction = 1.0 / 3
+    /// A hook is cut only within this many radii of the end. A turn back of
+    /// `maxTurnBackDegrees` or more anywhere else is a cusp: a circle never turns
+    /// back on itself, an a or a 9 does where its stem leaves the loop.
+    static let hookRadii = 0.4
+    static let maxTurnBackDegrees = 110.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -153,22 +174,94 @@ public final class CircleRecognizer: Recognizer {
         if coverage < parameters.minBoxCoverage {
             return .coverage(coverage, min: parameters.minBoxCoverage)
         }
-        let gap = path.first!.distance(to: path.last!) / r
+        let startGap = closingGap(path, around: c, fromStart: true) / r
+        let endGap = closingGap(path, around: c, fromStart: false) / r
+        let gap = min(startGap, endGap)
         if gap > parameters.maxEndGap {
             return .endGap(gap, max: parameters.maxEndGap)
         }
         if cornerShare > parameters.maxCornerShare {
             return .corners(cornerShare, max: parameters.maxCornerShare)
         }
+        if let back = turnBack(kept, radius: r) {
+            return .turnsBack(back.degrees, fromEnd: back.fromEnd, maxHook: CircleRecognizer.hookRadii)
+        }
+        let straight =
+            longestStraightStretch(
+                samples, in: kept, span: CircleRecognizer.turnSpan, fraction: CircleRecognizer.straightFraction) / r
+        if straight > parameters.maxStraight {
+            return .straight(straight, max: parameters.maxStraight)
+        }
         // Outside only: a circle may start well inside its loop (one $1 subject
         // starts half a radius in), while a line into a loop comes from outside.
         let startOffset = max(0, path.first!.distance(to: c) - r) / r
         let endOffset = max(0, path.last!.distance(to: c) - r) / r
         let offset = max(startOffset, endOffset)
-        if offset * gap > parameters.maxTail {
-            return .tail(offset: offset, gap: gap, atStart: startOffset >= endOffset, max: parameters.maxTail)
+        let tailGap = startOffset >= endOffset ? startGap : endGap
+        if offset * tailGap > parameters.maxTail {
+            return .tail(offset: offset, gap: tailGap, atStart: startOffset >= endOffset, max: parameters.maxTail)
         }
         return nil
+    }
+
+    /// How far the stroke is from closing, seen from its start (or its end): the
+    /// distance from that end to the other, or, if less, to the nearest point a
+    /// full circle's sweep (`minSweepDegrees`) along from it. A circle drawn round
+    /// more than once ends far from its start but passes over it again.
+    private func closingGap(_ path: ArraySlice<Point>, around c: Point, fromStart: Bool) -> Double {
+        let turn = parameters.minSweepDegrees * Double.pi / 180
+        let from = fromStart ? path.first! : path.last!
+        var gap = path.first!.distance(to: path.last!)
+        var swept = 0.0
+        var prev = (from - c).angle
+        func visit(_ p: Point) {
+            let a = (p - c).angle
+            swept += wrapAngle(a - prev)
+            prev = a
+            if abs(swept) >= turn { gap = min(gap, from.distance(to: p)) }
+        }
+        if fromStart {
+            for p in path.dropFirst() { visit(p) }
+        } else {
+            for p in path.reversed().dropFirst() { visit(p) }
+        }
+        return gap
+    }
+
+    /// The sharpest turn back that is not a hook: a hook cut off farther than
+    /// `hookRadii` from its end, or a turn of `maxTurnBackDegrees` or more inside
+    /// the part kept. Nil when there is none.
+    private func turnBack(_ kept: Range<Int>, radius r: Double) -> (degrees: Double, fromEnd: Double)? {
+        let span = CircleRecognizer.turnSpan
+        var worst: (degrees: Double, fromEnd: Double)? = nil
+        func consider(_ i: Int, _ t: Double) {
+            guard t >= CircleRecognizer.maxTurnBackDegrees || i == kept.lowerBound || i == kept.upperBound - 1 else {
+                return
+            }
+            var before = 0.0, k = 0
+            while k < i {
+                before += samples[k].distance(to: samples[k + 1])
+                k += 1
+            }
+            var after = 0.0
+            while k < samples.count - 1 {
+                after += samples[k].distance(to: samples[k + 1])
+                k += 1
+            }
+            let fromEnd = min(before, after) / r
+            if fromEnd > CircleRecognizer.hookRadii && t > (worst?.degrees ?? 0) { worst = (t, fromEnd) }
+        }
+        if kept.lowerBound > 0 { consider(kept.lowerBound, turningDegrees(samples, at: kept.lowerBound, span: span)) }
+        if kept.upperBound < samples.count {
+            consider(kept.upperBound - 1, turningDegrees(samples, at: kept.upperBound - 1, span: span))
+        }
+        var i = kept.lowerBound + span
+        while i < kept.upperBound - span {
+            let t = turningDegrees(samples, at: i, span: span)
+            if t >= CircleRecognizer.maxTurnBackDegrees { consider(i, t) }
+            i += 1
+        }
+        return worst
     }
 
     public var evidence: Evidence { lastEvidence }
@@ -194,6 +287,10 @@ extension CircleRecognizer.Parameters {
             .number(
                 "max_tail", \.maxTail, 0...16,
                 "farther end's distance outside the circle × start-to-end gap, in radii²: rejects a line with a loop at its end (a P)"
+            ),
+            .number(
+                "max_straight", \.maxStraight, 0...16,
+                "longest stretch of the stroke turning less than a third of its average, in radii: rejects a line into or out of a loop (a lasso, a 9)"
             ),
             .number(
                 "max_corner_share", \.maxCornerShare, 0.2...1,

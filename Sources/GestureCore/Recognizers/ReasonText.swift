@@ -91,6 +91,11 @@ extension Reason: CustomStringConvertible {
             case .corners(let share, let max):
                 return
                     "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
+            case .turnsBack(let degrees, let fromEnd, let maxHook):
+                return
+                    "turns back \(n.fixed(degrees, 0))° \(n.fixed(fromEnd, 2)) radii from its end > \(n.fixed(maxHook, 2)) for a hook"
+            case .straight(let radii, let max):
+                return "runs straight for \(n.fixed(radii, 2)) radii > \(n.fixed(max, 2)): a line into or out of a loop"
             }
         case .checkmark(let f):
             switch f {

@@ -204,3 +204,36 @@ public func turningConcentration(
     sharpest.removeLast(sharpest.count - m)
     return total > 0 ? top / total : 0
 }
+
+/// The longest stretch of a path, inside `range`, along which it turns less than
+/// `fraction` of its average turn per sample: the path's length from `span`
+/// samples before the first such sample to `span` after the last (the chords
+/// that turning is measured on). A straight lead-in or tail on a loop is such a
+/// stretch; a circle, turning evenly, has none, and an ellipse's flatter sides
+/// turn at half the average or more. Returns 0 when there is none.
+public func longestStraightStretch(_ p: [Point], in range: Range<Int>, span: Int, fraction: Double) -> Double {
+    let first = range.lowerBound + span, end = range.upperBound - span
+    guard first < end else { return 0 }
+    var total = 0.0
+    for i in first..<end { total += turningDegrees(p, at: i, span: span) }
+    let below = fraction * total / Double(end - first)
+    var longest = 0.0
+    var runStart = -1
+    for i in first...end {
+        let straight = i < end && turningDegrees(p, at: i, span: span) < below
+        if straight {
+            if runStart < 0 { runStart = i }
+        } else if runStart >= 0 {
+            var length = 0.0
+            let from = max(range.lowerBound, runStart - span), to = min(range.upperBound - 1, i - 1 + span)
+            var k = from
+            while k < to {
+                length += p[k].distance(to: p[k + 1])
+                k += 1
+            }
+            longest = max(longest, length)
+            runStart = -1
+        }
+    }
+    return longest
+}
