@@ -18,7 +18,13 @@
 # OUTDIR (default .build-deb-arm64/) gets the .debs, .changes, .buildinfo,
 # lintian.txt and the guest's logs (dpkg-buildpackage.log has the unit tests).
 # Environment: ARM64_MEM (MiB, default 8192), ARM64_SMP (default 2),
-# ARM64_TIMEOUT (seconds for the build guest, default 21600), DEB_BUILD_OPTIONS.
+# ARM64_TIMEOUT (seconds for the build guest, default 21600), DEB_BUILD_OPTIONS,
+# ARM64_WORK: a directory to keep the build in, so that a build stopped part way
+# (the machine shut down, the timeout) goes on where it stopped when run again
+# with the same ARM64_WORK and the same commit: the guest then writes to its own
+# copy of the root there (raw and sparse, so that a killed qemu leaves nothing
+# half-written on the host's side) instead of a throwaway snapshot, and skips the
+# steps already done; dpkg-buildpackage runs with -nc to keep the build tree.
 # `scripts/arm64-build.sh --root-only` makes (or checks) the cached root only.
 set -eu
 cd "$(dirname "$0")/.."
@@ -197,7 +203,24 @@ make_root
 [ -n "$root_only" ] && { say "root: $img"; exit 0; }
 
 # --- the build -------------------------------------------------------------------
-io=$(mktemp -d /var/tmp/gestured-arm64-build.XXXXXX)
+rev=$(git rev-parse HEAD)
+if [ -n "${ARM64_WORK:-}" ]; then
+    mkdir -p "$ARM64_WORK"
+    io=$(cd "$ARM64_WORK" && pwd -P)/io
+    if [ "$(cat "$io/rev" 2>/dev/null)" != "$rev" ] || [ ! -f "$ARM64_WORK/root.img" ]; then
+        rm -rf "$io" "$ARM64_WORK/root.img"
+        mkdir -p "$io"
+        say "copying the build root to $ARM64_WORK/root.img"
+        cp --sparse=always "$img" "$ARM64_WORK/root.img"
+    else
+        say "going on with the build of ${rev%"${rev#???????}"} kept in $ARM64_WORK"
+    fi
+    disk="file=$ARM64_WORK/root.img,format=raw,if=none,id=root"
+else
+    io=$(mktemp -d /var/tmp/gestured-arm64-build.XXXXXX)
+    disk="file=$img,format=raw,if=none,id=root,snapshot=on"
+fi
+echo "$rev" > "$io/rev"
 git archive -o "$io/src.tar" HEAD
 echo "${DEB_BUILD_OPTIONS:-}" > "$io/deb_build_options"
 share=""
@@ -208,14 +231,14 @@ say "building $(git rev-parse --short HEAD) in the guest; logs in $io"
 t=$(date +%s)
 # shellcheck disable=SC2086
 boot_guest build "$io" "$build_timeout" \
-    -drive "file=$img,format=raw,if=none,id=root,snapshot=on" -device virtio-blk-pci,drive=root $share \
+    -drive "$disk" -device virtio-blk-pci,drive=root $share \
     || { say "logs kept in $io"; exit 1; }
 say "build guest took $(( $(date +%s) - t )) s"
 mkdir -p "$out"
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo "$out"/lintian.txt
 cp "$io"/out/* "$io"/progress "$io"/*.log "$out/"
 cat "$out/lintian.txt"
-rm -rf "$io"
+if [ -n "${ARM64_WORK:-}" ]; then rm -rf "$ARM64_WORK"; else rm -rf "$io"; fi
 if grep -q '^E: ' "$out/lintian.txt"; then
     die "lintian reports errors (above)"
 fi

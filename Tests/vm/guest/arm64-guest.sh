@@ -61,22 +61,43 @@ root)
     finish 0
     ;;
 build)
-    net_up
+    # A kept root (ARM64_WORK) may hold this commit's build from an earlier
+    # boot: /build/done lists the steps it finished.
+    rev=$(cat $io/rev)
+    [ "$(sed -n 1p /build/done 2>/dev/null)" = "$rev" ] || { rm -rf /build; mkdir -p /build; echo "$rev" > /build/done; }
+    done_step() { grep -qx "$1" /build/done; }
+    # What is built reaches the disk every few minutes, should the guest be
+    # stopped part way.
+    (while sleep 300; do sync; done) &
     mkdir -p /build/gestured $io/out
-    tar -x -C /build/gestured -f $io/src.tar
+    if ! done_step source; then
+        tar -x -C /build/gestured -f $io/src.tar
+        echo source >> /build/done; sync
+    fi
     cd /build/gestured || finish "no-source"
     gitenv=""
     if [ -d /opt/swift-packages/apple ]; then
         gitenv="GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=url./opt/swift-packages/.insteadof GIT_CONFIG_VALUE_0=https://github.com/"
     fi
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y ./; } > $io/build-dep.log 2>&1 \
-        || finish "build-dep-failed"
-    mark "build-dep"
-    env $gitenv swift package resolve > $io/resolve.log 2>&1 || finish "resolve-failed"
-    mark "resolve"
-    ip link set eth0 down
+    if ! done_step resolve; then
+        net_up
+        { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y ./; } > $io/build-dep.log 2>&1 \
+            || finish "build-dep-failed"
+        mark "build-dep"
+        env $gitenv swift package resolve > $io/resolve.log 2>&1 || finish "resolve-failed"
+        mark "resolve"
+        ip link set eth0 down
+        echo resolve >> /build/done; sync
+        nc=""
+    else
+        # Going on: keep the build tree (no clean first); swift build goes on
+        # from what it had built.
+        mark "going on"
+        nc="-nc"
+        [ -f $io/dpkg-buildpackage.log ] && cat $io/dpkg-buildpackage.log >> $io/dpkg-buildpackage.earlier.log
+    fi
     # A network namespace of its own with only loopback up, as on amd64.
-    unshare -n sh -c "ip link set lo up && DEB_BUILD_OPTIONS='$(cat $io/deb_build_options 2>/dev/null)' dpkg-buildpackage -us -uc -b" \
+    unshare -n sh -c "ip link set lo up && DEB_BUILD_OPTIONS='$(cat $io/deb_build_options 2>/dev/null)' dpkg-buildpackage -us -uc -b $nc" \
         > $io/dpkg-buildpackage.log 2>&1
     rc=$?
     mark "dpkg-buildpackage $rc"
