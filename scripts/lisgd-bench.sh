@@ -77,13 +77,23 @@ echo "Sxmo's 46 bindings, the 49 phone strokes; ticks at 100 Hz in a TCG guest, 
 awk -F'\t' '
     NR == 1 { next }
     { name[NR] = $1; play[NR] = $2; sys[NR] = $3; rss[NR] = $4; cs[NR] = $5; fires[NR] = $6; all[NR] = $7
-      if ($1 == "lisgd") { lplay = $2; lrss = $4 } }
+      us[NR] = $8; allus[NR] = $9
+      if ($1 == "lisgd") { lplay = $2; lrss = $4; lus = $8 } }
     END {
         printf "%-10s %10s %10s %9s %12s %9s %10s %6s  %s\n", "reader", "CPU ticks", "of it sys", "vs lisgd", "peak RSS MB", "vs lisgd", "ctx sw", "fires", "ticks per round"
         for (i = 2; i <= NR; i++)
             printf "%-10s %10d %10d %9s %12.2f %9s %10d %6d  %s\n", name[i], play[i], sys[i],
                 (lplay > 0 ? sprintf("%.2fx", play[i] / lplay) : "-"), rss[i] / 1024,
                 (lrss > 0 ? sprintf("%.2fx", rss[i] / lrss) : "-"), cs[i], fires[i], all[i]
+        if (lus == "") exit
+        printf "\ntime on a CPU (schedstat), each one'"'"'s quietest playback:\n"
+        printf "%-10s %10s %9s  %s\n", "reader", "CPU ms", "vs lisgd", "ms per round"
+        for (i = 2; i <= NR; i++) {
+            n = split(allus[i], a, ","); rounds = ""
+            for (k = 1; k <= n; k++) rounds = rounds (k > 1 ? "," : "") sprintf("%.1f", a[k] / 1000)
+            printf "%-10s %10.1f %9s  %s\n", name[i], us[i] / 1000,
+                (lus > 0 ? sprintf("%.3fx", us[i] / lus) : "-"), rounds
+        }
     }' "$tsv"
 echo
 echo "resident memory by mapping: $(dirname "$tsv")/smaps.txt"

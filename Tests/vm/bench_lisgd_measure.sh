@@ -10,7 +10,10 @@
 # no command is costly. Measured from /proc with shell builtins: CPU ticks (user +
 # system, fields 14 and 15 of /proc/PID/stat) from just before a playback until
 # every command has logged, per round; the quietest round of each counts (the
-# host's load only adds). Peak RSS is VmHWM at the end. Then, from
+# host's load only adds). Beside the ticks, the same span's time on a CPU in
+# nanoseconds (the first field of /proc/PID/task/*/schedstat, summed over the
+# threads): a tick is 10 ms, a playback costs under a second, so two readers
+# a tick apart may be equal; the nanoseconds tell. Peak RSS is VmHWM at the end. Then, from
 # /proc/PID/smaps, where each one's resident memory is (its binary, each library,
 # heap, other anonymous memory, stack). Results: $VM_RESULTS/bench.tsv,
 # smaps.txt, fires.txt; scripts/lisgd-bench.sh prints the ratios. Compare within
@@ -60,12 +63,20 @@ status_of() {
         esac
     done < "/proc/$1/status"
 }
-# sample TAG — "TICKS SYS CTXSW HWM" of every reader into $m/READER.TAG.
+# ns_of PID — the time on a CPU of all its threads, in nanoseconds, into $ns.
+ns_of() {
+    ns=0
+    for _t in /proc/"$1"/task/*; do
+        read -r _run _rest < "$_t/schedstat" || return 1
+        ns=$((ns + _run))
+    done
+}
+# sample TAG — "TICKS SYS CTXSW HWM NS" of every reader into $m/READER.TAG.
 sample() {
     for r in $readers; do
         read -r p < "$m/$r.pid"
-        stat_of "$p" && status_of "$p" || { vm_fail "$r (pid $p) is gone"; continue; }
-        echo "$((utime + stime)) $stime $ctxsw $hwm" > "$m/$r.$1"
+        stat_of "$p" && status_of "$p" && ns_of "$p" || { vm_fail "$r (pid $p) is gone"; continue; }
+        echo "$((utime + stime)) $stime $ctxsw $hwm $ns" > "$m/$r.$1"
     done
 }
 # wait_logged — until no log has grown for 3 s (every command of the playback ran).
@@ -113,20 +124,23 @@ for r in $readers; do
 done
 
 out=$VM_RESULTS/bench.tsv
-printf 'reader\tplay_ticks\tplay_sys_ticks\tpeak_rss_kb\tplay_ctxsw\tfires\trounds_ticks\n' > "$out"
+printf 'reader\tplay_ticks\tplay_sys_ticks\tpeak_rss_kb\tplay_ctxsw\tfires\trounds_ticks\tplay_cpu_us\trounds_cpu_us\n' > "$out"
 for r in $readers; do
-    best= all= round=1
+    best= all= bestus= allus= round=1
     while [ "$round" -le "$rounds" ]; do
-        read -r ta sa ca _h < "$m/$r.before$round"
-        read -r tb sb cb hwm < "$m/$r.after$round"
+        read -r ta sa ca _h na < "$m/$r.before$round"
+        read -r tb sb cb hwm nb < "$m/$r.after$round"
         all="$all${all:+,}$((tb - ta))"
+        us=$(((nb - na) / 1000))
+        allus="$allus${allus:+,}$us"
         if [ -z "$best" ] || [ $((tb - ta)) -lt "$best" ]; then
             best=$((tb - ta)) bsys=$((sb - sa)) bcs=$((cb - ca))
         fi
+        if [ -z "$bestus" ] || [ "$us" -lt "$bestus" ]; then bestus=$us; fi
         round=$((round + 1))
     done
     read -r fires < "$m/$r.fires$rounds"
-    printf '%s\t%d\t%d\t%d\t%d\t%d\t%s\n' "$r" "$best" "$bsys" "$hwm" "$bcs" "$fires" "$all" >> "$out"
+    printf '%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%s\n' "$r" "$best" "$bsys" "$hwm" "$bcs" "$fires" "$all" "$bestus" "$allus" >> "$out"
     vm_log "$(tail -n1 "$out")"
 done
 # The same fires in both, per label (a check that both did the same work).
