@@ -109,9 +109,9 @@ public final class Arena {
         let kind: GestureKind
         let edgeName: Edge?
         /// Its recognizer follows a motion the arena steps and decides nothing
-        /// on the frames between the first and the last in which no finger
-        /// lands, lifts or is cancelled (`FollowsMotion.decidesOnlyAtEnds`):
-        /// it is not given those.
+        /// on the frames between the first and the last in which no touch is
+        /// cancelled (`FollowsMotion.decidesOnlyAtEnds`): it is not given
+        /// those, but for one that leaves it with more fingers than it takes.
         let skipsMoves: Bool
         /// Its recognizer's deadline, as it was after its last `handle` or
         /// `reset` (the only calls that change it): read for every frame,
@@ -371,24 +371,33 @@ public final class Arena {
     /// Delivers one frame to every recognizer taking part in its sequence.
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
-        if !sequenceLive && frame.began { startSequence(frame) }
+        let starts = !sequenceLive && frame.began
+        if starts { startSequence(frame) }
         if hasEdgeFilters && firstFinger.update(frame) {
             deadlineKnown = false
             judgeStarts(at: frame.time, into: &events)
         }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
-        // No finger landed, lifted or was cancelled, and some are left: those
-        // that skip moves decide nothing on it, and the shared rules cannot fail
-        // them (the most fingers down is what it was when they last applied).
-        let between = input.change == .move && !input.isLast && input.maxFingers == sequenceMaxFingers
+        // Neither the sequence's first frame nor its last, and no touch
+        // cancelled: those that skip moves only follow the motion on it, fingers
+        // landing and lifting included (`FollowsMotion.decidesOnlyAtEnds`). The
+        // shared rules fail them on it only for more fingers than they take,
+        // which is new only when the most fingers down grows: then those given
+        // it are the others and the ones it leaves with too many fingers.
+        let between = !starts && !input.isLast && input.change != .cancel
+        let grew = input.maxFingers > sequenceMaxFingers
         sequenceMaxFingers = input.maxFingers
         for m in motions { m.step(frame) }
         lastLocation = frame.centroid
         lastNormalised = frame.centroidNormalised
         lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
         quiet.areaMM = frame.areaMM
-        if between {
+        if between && !grew {
             for i in movers where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
+        } else if between {
+            for i in roster.indices where takesPart(i) && !skips(i, withFingers: input.maxFingers) {
+                dispatch(i, .frame(input), frame, into: &events)
+            }
         } else {
             for i in roster.indices where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
         }
@@ -411,6 +420,13 @@ public final class Arena {
             sequenceLive = true
         }
         assert(ledgerViolation() == nil, ledgerViolation() ?? "")
+    }
+
+    /// Member `i` skips moves and takes `fingers` fingers: a frame between the
+    /// first and the last of its sequence changes nothing it decides.
+    @inline(__always)
+    private func skips(_ i: Int, withFingers fingers: Int) -> Bool {
+        roster[i]._withUnsafeGuaranteedRef { $0.skipsMoves && fingers <= $0.fingers.upperBound }
     }
 
     /// Member `i` takes part in the current sequence and has not decided it.

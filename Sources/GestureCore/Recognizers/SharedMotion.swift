@@ -68,9 +68,10 @@ protocol FollowsMotion: AnyObject {
     var motion: SharedMotion { get }
     /// While its motion is driven by an arena, only the first frame it is given
     /// and the last of the sequence (no finger left) can change what it decides;
-    /// in between, a frame in which no finger lands, lifts or is cancelled only
-    /// moves the motion, so the arena need not give it those. The shared rules
-    /// (`Arena.sharedRule`) cannot fail it on them either: the most fingers down
-    /// stays what it was, and nothing is cancelled.
+    /// in between, a frame in which no touch is cancelled only moves the
+    /// motion, fingers landing and lifting included, so the arena need not give
+    /// it those. The shared rules (`Arena.sharedRule`) fail it on them only for
+    /// more fingers down than it takes, which is new only in a frame where more
+    /// are down than ever before in the sequence: the arena gives it that one.
     var decidesOnlyAtEnds: Bool { get }
 }
