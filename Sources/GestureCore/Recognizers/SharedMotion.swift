@@ -33,7 +33,10 @@ struct Motion {
 /// one only when an arena drives it.
 final class SharedMotion {
     /// The sequence's motion up to the latest frame.
-    private(set) var current = Motion()
+    private(set) var current = Motion() { didSet { headingKnown = false } }
+    /// `heading` for `current`, while `headingKnown`.
+    private var headingCache = Heading(endSpeed: 0, degrees: 0)
+    private var headingKnown = false
     /// An arena starts and steps it: the recognizers holding it only read it.
     private(set) var driven = false
 
@@ -49,6 +52,28 @@ final class SharedMotion {
     @inline(__always)
     func advance(by frame: borrowing TouchFrame) {
         if !driven { current.step(frame) }
+    }
+
+    /// How fast the motion ended and which way it went, as a swipe deciding at
+    /// the lift reads them.
+    struct Heading {
+        /// The speed over the last moments (`VelocityEstimate`), mm/s.
+        var endSpeed: Double
+        /// The translation's direction: degrees clockwise from right, 0 up to 360.
+        var degrees: Double
+    }
+
+    /// The motion's heading up to the latest frame: worked out by the first
+    /// swipe that asks on a frame, and read by the others deciding on it (the
+    /// thirty-odd one-finger swipes of a lisgd command line at every lift).
+    var heading: Heading {
+        if headingKnown { return headingCache }
+        let t = current.translation
+        var angle = degrees(atan2(t.y, t.x))
+        if angle < 0 { angle += 360 }
+        headingCache = Heading(endSpeed: current.velocity.mmPerSecond.length, degrees: angle)
+        headingKnown = true
+        return headingCache
     }
 
     // MARK: - The arena's
