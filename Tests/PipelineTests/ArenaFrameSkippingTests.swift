@@ -73,17 +73,39 @@ struct ArenaFrameSkippingTests {
         #expect(n.skipping * 3 < n.every, "\(n.skipping) dispatches against \(n.every)")
     }
 
-    @Test func theBuiltInRecognizersGivenOnlyWhatCanChangeThemDecideAsGivenEveryFrame() throws {
-        let c = ConfigLoader.builtIn()
+    /// Every recording of the fixtures: its name, its device and its events.
+    private func recordings() throws -> [(name: String, device: DeviceDescription, raw: [RawEvent])] {
         let dir = fixturesDir + "/recordings"
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
             $0.hasSuffix(".events") || $0.hasSuffix(".event")
         }.sorted()
         #expect(names.count >= 8)
-        var skipped = 0
-        for name in names {
+        return try names.map { name in
             let (device, raw) = try Replay.load(recording: dir + "/" + name, descPath: nil)
-            let n = try expectSame(c, device, raw, name)
+            return (name, device, raw)
+        }
+    }
+
+    @Test func theBuiltInRecognizersGivenOnlyWhatCanChangeThemDecideAsGivenEveryFrame() throws {
+        let c = ConfigLoader.builtIn()
+        var skipped = 0
+        for r in try recordings() {
+            let n = try expectSame(c, r.device, r.raw, r.name)
+            skipped += n.every - n.skipping
+        }
+        #expect(skipped > 0)
+    }
+
+    /// Sxmo's bindings on the recordings, whose strokes have fingers landing and
+    /// lifting in the middle (two- and four-finger drags, two fingers touching
+    /// and releasing, type A panels): the swipes, given only the ends of each stroke
+    /// and the landings that leave them with too many fingers, decide as given
+    /// every frame.
+    @Test func sxmosSwipesGivenOnlyTheEndsDecideAsGivenEveryFrameOnEveryRecording() throws {
+        let sxmo = try SxmoReplay()
+        var skipped = 0
+        for r in try recordings() {
+            let n = try expectSame(sxmo.configuration, r.device, r.raw, "Sxmo's bindings on \(r.name)")
             skipped += n.every - n.skipping
         }
         #expect(skipped > 0)

@@ -109,9 +109,9 @@ public final class Arena {
         let kind: GestureKind
         let edgeName: Edge?
         /// Its recognizer follows a motion the arena steps and decides nothing
-        /// on the frames between the first and the last in which no finger
-        /// lands, lifts or is cancelled (`FollowsMotion.decidesOnlyAtEnds`):
-        /// it is not given those.
+        /// on the frames between the first and the last in which no touch is
+        /// cancelled (`FollowsMotion.decidesOnlyAtEnds`): it is not given
+        /// those, but for one that leaves it with more fingers than it takes.
         let skipsMoves: Bool
         /// Its recognizer's deadline, as it was after its last `handle` or
         /// `reset` (the only calls that change it): read for every frame,
@@ -121,12 +121,19 @@ public final class Arena {
         var traced = false
         /// Its filter lists the arena's profile: it may take part in the next sequence.
         var inProfile = true
+        /// Its filter takes the arena's device (which never changes), and the
+        /// edge it wants judged where the first finger lands (`edge_at = "start"`):
+        /// what a sequence's start asks of it, worked out once.
+        let onDevice: Bool
+        let startEdge: EdgeFilter?
 
-        init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations) {
+        init(name: String, recognizer: any Recognizer, filter: RecognizerFilter, relations: Relations, device: String) {
             self.name = name
             self.recognizer = recognizer
             self.filter = filter
             self.relations = relations
+            onDevice = filter.devices.isEmpty || filter.devices.contains { device.contains($0) }
+            startEdge = filter.edge.flatMap { $0.at == .start ? $0 : nil }
             fingers = recognizer.fingers
             kind = recognizer.kind
             edgeName = filter.edge.flatMap { $0.edge == .none ? nil : $0.edge }
@@ -210,7 +217,7 @@ public final class Arena {
         name: String, recognizer: any Recognizer, filter: RecognizerFilter = RecognizerFilter(),
         relations: Relations = Relations()
     ) {
-        let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations)
+        let m = Member(name: name, recognizer: recognizer, filter: filter, relations: relations, device: device)
         m.traced = log?.traces(name) ?? false
         m.inProfile = takesPart(filter)
         members.append(m)
@@ -364,31 +371,41 @@ public final class Arena {
     /// Delivers one frame to every recognizer taking part in its sequence.
     public func handle(_ frame: borrowing TouchFrame, into events: inout [GestureEvent]) {
         advance(to: frame.time, into: &events)
-        if !sequenceLive && frame.began { startSequence(frame) }
+        let starts = !sequenceLive && frame.began
+        if starts { startSequence(frame) }
         if hasEdgeFilters && firstFinger.update(frame) {
             deadlineKnown = false
             judgeStarts(at: frame.time, into: &events)
         }
         let input = TouchInput(frame, maxFingersBefore: sequenceMaxFingers)
-        // No finger landed, lifted or was cancelled, and some are left: those
-        // that skip moves decide nothing on it, and the shared rules cannot fail
-        // them (the most fingers down is what it was when they last applied).
-        let between = input.change == .move && !input.isLast && input.maxFingers == sequenceMaxFingers
+        // Neither the sequence's first frame nor its last, and no touch
+        // cancelled: those that skip moves only follow the motion on it, fingers
+        // landing and lifting included (`FollowsMotion.decidesOnlyAtEnds`). The
+        // shared rules fail them on it only for more fingers than they take,
+        // which is new only when the most fingers down grows: then those given
+        // it are the others and the ones it leaves with too many fingers.
+        let between = !starts && !input.isLast && input.change != .cancel
+        let grew = input.maxFingers > sequenceMaxFingers
         sequenceMaxFingers = input.maxFingers
         for m in motions { m.step(frame) }
         lastLocation = frame.centroid
         lastNormalised = frame.centroidNormalised
         lastFingers = max(input.fingers, frame.touches.count == 0 ? 0 : 1)
         quiet.areaMM = frame.areaMM
-        if between {
+        if between && !grew {
             for i in movers where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
+        } else if between {
+            for i in roster.indices where takesPart(i) && !skips(i, withFingers: input.maxFingers) {
+                dispatch(i, .frame(input), frame, into: &events)
+            }
         } else {
             for i in roster.indices where takesPart(i) { dispatch(i, .frame(input), frame, into: &events) }
         }
         if input.isLast && sequenceLive {
             deadlineKnown = false
             sequenceLive = false
-            for i in members.indices where members[i].ledger.sequence == sequence {
+            // Most decided on this frame: only those still taking part are looked at.
+            for i in roster.indices where takesPart(i) {
                 if members[i].ledger.tag == .active {
                     // A continuous gesture must end when its touches are gone.
                     members[i].ledger.status = .done(.cancelled)
@@ -403,6 +420,13 @@ public final class Arena {
             sequenceLive = true
         }
         assert(ledgerViolation() == nil, ledgerViolation() ?? "")
+    }
+
+    /// Member `i` skips moves and takes `fingers` fingers: a frame between the
+    /// first and the last of its sequence changes nothing it decides.
+    @inline(__always)
+    private func skips(_ i: Int, withFingers fingers: Int) -> Bool {
+        roster[i]._withUnsafeGuaranteedRef { $0.skipsMoves && fingers <= $0.fingers.upperBound }
     }
 
     /// Member `i` takes part in the current sequence and has not decided it.
@@ -538,18 +562,20 @@ public final class Arena {
         area = frame.areaMM
         if hasEdgeFilters { firstFinger.start(frame) }
         for m in motions { m.restart() }
-        for i in members.indices {
-            var accepts = members[i].inProfile && members[i].filter.accepts(device: device, start: start)
-            if accepts, let edge = members[i].filter.edge, edge.at == .start {
-                // Landed too far in to have started at the edge, however fast.
-                accepts = edge.mayStart(at: firstFinger.landing, in: area)
+        let sequence = sequence, landing = firstFinger.landing, area = area, time = frame.time
+        for i in roster.indices {
+            // Each member read in place through the roster (no reference counting).
+            roster[i]._withUnsafeGuaranteedRef { m in
+                var accepts = m.inProfile && m.onDevice && (m.filter.region?.contains(start) ?? true)
+                if accepts, let edge = m.startEdge {
+                    // Landed too far in to have started at the edge, however fast.
+                    accepts = edge.mayStart(at: landing, in: area)
+                }
+                guard case .fresh(let kept) = m.ledger.start(sequence, takesPart: accepts) else { return }
+                if let kept, m.traced { trace("\(m.name): held decision kept for sequence \(kept)", at: time) }
+                m.recognizer.reset()
+                m.deadline = m.recognizer.deadline
             }
-            guard case .fresh(let kept) = members[i].ledger.start(sequence, takesPart: accepts) else { continue }
-            if let kept {
-                trace("\(members[i].name): held decision kept for sequence \(kept)", of: i, at: frame.time)
-            }
-            members[i].recognizer.reset()
-            members[i].deadline = members[i].recognizer.deadline
         }
     }
 
@@ -636,18 +662,34 @@ public final class Arena {
             trace("\(members[i].name): possible → held (waits for \(members[j].name) to fail)", of: i, at: time)
             return
         }
-        for j in members.indices
-        where j != i && members[j].ledger.tag == .active
-            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(j, i)
-        {
+        let s = members[i].ledger.sequence
+        for j in roster.indices where j != i && isActive(j, in: s) && preventing(j, i) {
             fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
         commit(i, h, at: time, into: &events)
     }
 
+    /// Member `j` began a continuous gesture in sequence `s` and has not ended it.
+    @inline(__always)
+    private func isActive(_ j: Int, in s: UInt64) -> Bool {
+        roster[j]._withUnsafeGuaranteedRef { $0.ledger.tag == .active && $0.ledger.sequence == s }
+    }
+
+    /// Member `j` is still deciding (possible or held) about sequence `s`.
+    @inline(__always)
+    private func isUndecided(_ j: Int, in s: UInt64) -> Bool {
+        roster[j]._withUnsafeGuaranteedRef { m in
+            (m.ledger.tag == .possible || m.ledger.tag == .held) && m.ledger.sequence == s
+        }
+    }
+
     private func preventing(_ a: Int, _ b: Int) -> Bool {
-        !members[a].simultaneous[b] && members[a].relations.canPrevent && members[b].relations.canBePrevented
+        roster[a]._withUnsafeGuaranteedRef { ma in
+            roster[b]._withUnsafeGuaranteedRef { mb in
+                !ma.simultaneous[b] && ma.relations.canPrevent && mb.relations.canBePrevented
+            }
+        }
     }
 
     private func commit(_ i: Int, _ h: Held, at time: EventTime, into events: inout [GestureEvent]) {
@@ -675,10 +717,8 @@ public final class Arena {
                 at: time, into: &events)
         }
         // Exclusion: the others still deciding about the same sequence.
-        for j in members.indices
-        where j != i && members[j].ledger.status.undecided
-            && members[j].ledger.sequence == members[i].ledger.sequence && preventing(i, j)
-        {
+        let s = members[i].ledger.sequence
+        for j in roster.indices where j != i && isUndecided(j, in: s) && preventing(i, j) {
             fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
         }
     }
@@ -708,10 +748,14 @@ public final class Arena {
     /// The first finger's first motion is known: those that want to start at an
     /// edge and did not fail now, freeing those that wait for them.
     private func judgeStarts(at time: EventTime, into events: inout [GestureEvent]) {
-        for i in members.indices where members[i].ledger.tag == .possible && members[i].ledger.sequence == sequence {
-            guard let edge = members[i].filter.edge, edge.at == .start, let miss = firstFinger.judge(edge, in: area)
-            else { continue }
-            fail(i, .edge(miss), at: time, into: &events)
+        for i in roster.indices {
+            let miss: EdgeMiss? = roster[i]._withUnsafeGuaranteedRef { m in
+                guard m.ledger.tag == .possible && m.ledger.sequence == sequence, let edge = m.startEdge else {
+                    return nil
+                }
+                return firstFinger.judge(edge, in: area)
+            }
+            if let miss { fail(i, .edge(miss), at: time, into: &events) }
         }
     }
 

@@ -31,7 +31,7 @@ public final class DevicePipeline {
     @inline(__always)
     public func feed(_ e: RawEvent) {
         if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
-        if decoder.feed(e) { arena.handle(decoder.lastFrame, into: &events) }
+        if decoder.feed(e) { decoder.give(to: arena, into: &events) }
     }
 
     /// Feeds one kernel event to the decoder alone: true when it completed a
@@ -44,7 +44,7 @@ public final class DevicePipeline {
     }
 
     /// Gives the arena the frame `decode` completed.
-    public func recognize() { arena.handle(decoder.lastFrame, into: &events) }
+    public func recognize() { decoder.give(to: arena, into: &events) }
 
     /// Whether a consuming recognizer could take the sequence the frame
     /// `decode` completed begins (`Arena.mayConsume`).

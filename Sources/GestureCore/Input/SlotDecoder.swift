@@ -208,6 +208,14 @@ public struct SlotDecoder {
 
     public var lastFrame: TouchFrame { frame }
 
+    /// Gives the frame just completed to `arena` where it lies: neither the
+    /// frame nor the decoder is copied. (`lastFrame` is a copy, which retains
+    /// the frame's touches and device name and releases them after;
+    /// `withFrame`, called on a decoder kept in a class, copies the decoder.)
+    mutating func give(to arena: Arena, into events: inout [GestureEvent]) {
+        arena.handle(frame, into: &events)
+    }
+
     // MARK: - Event handling
 
     private mutating func handleAbs(code: UInt16, value: Int32, time: EventTime) {

@@ -33,7 +33,10 @@ struct Motion {
 /// one only when an arena drives it.
 final class SharedMotion {
     /// The sequence's motion up to the latest frame.
-    private(set) var current = Motion()
+    private(set) var current = Motion() { didSet { headingKnown = false } }
+    /// `heading` for `current`, while `headingKnown`.
+    private var headingCache = Heading(endSpeed: 0, degrees: 0)
+    private var headingKnown = false
     /// An arena starts and steps it: the recognizers holding it only read it.
     private(set) var driven = false
 
@@ -49,6 +52,28 @@ final class SharedMotion {
     @inline(__always)
     func advance(by frame: borrowing TouchFrame) {
         if !driven { current.step(frame) }
+    }
+
+    /// How fast the motion ended and which way it went, as a swipe deciding at
+    /// the lift reads them.
+    struct Heading {
+        /// The speed over the last moments (`VelocityEstimate`), mm/s.
+        var endSpeed: Double
+        /// The translation's direction: degrees clockwise from right, 0 up to 360.
+        var degrees: Double
+    }
+
+    /// The motion's heading up to the latest frame: worked out by the first
+    /// swipe that asks on a frame, and read by the others deciding on it (the
+    /// thirty-odd one-finger swipes of a lisgd command line at every lift).
+    var heading: Heading {
+        if headingKnown { return headingCache }
+        let t = current.translation
+        var angle = degrees(atan2(t.y, t.x))
+        if angle < 0 { angle += 360 }
+        headingCache = Heading(endSpeed: current.velocity.mmPerSecond.length, degrees: angle)
+        headingKnown = true
+        return headingCache
     }
 
     // MARK: - The arena's
@@ -68,9 +93,10 @@ protocol FollowsMotion: AnyObject {
     var motion: SharedMotion { get }
     /// While its motion is driven by an arena, only the first frame it is given
     /// and the last of the sequence (no finger left) can change what it decides;
-    /// in between, a frame in which no finger lands, lifts or is cancelled only
-    /// moves the motion, so the arena need not give it those. The shared rules
-    /// (`Arena.sharedRule`) cannot fail it on them either: the most fingers down
-    /// stays what it was, and nothing is cancelled.
+    /// in between, a frame in which no touch is cancelled only moves the
+    /// motion, fingers landing and lifting included, so the arena need not give
+    /// it those. The shared rules (`Arena.sharedRule`) fail it on them only for
+    /// more fingers down than it takes, which is new only in a frame where more
+    /// are down than ever before in the sequence: the arena gives it that one.
     var decidesOnlyAtEnds: Bool { get }
 }

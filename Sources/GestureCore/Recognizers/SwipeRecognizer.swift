@@ -37,6 +37,20 @@ public final class SwipeRecognizer: Recognizer {
 
         static let cardinal: [Direction] = [.right, .down, .left, .up]
         static let all: [Direction] = [.right, .downRight, .down, .downLeft, .left, .upLeft, .up, .upRight]
+
+        /// Its bit in a set of directions kept as one byte (`SwipeRecognizer.allowed`).
+        var bit: UInt8 {
+            switch self {
+            case .right: 1
+            case .downRight: 2
+            case .down: 4
+            case .downLeft: 8
+            case .left: 16
+            case .upLeft: 32
+            case .up: 64
+            case .upRight: 128
+            }
+        }
     }
 
     public struct Parameters: Sendable, Equatable {
@@ -83,6 +97,10 @@ public final class SwipeRecognizer: Recognizer {
 
     public let kind = GestureKind.swipe
     public let parameters: Parameters
+    /// `parameters.directions`, one bit each (`Direction.bit`), and whether a
+    /// diagonal is among them: what the lift asks, without hashing.
+    private let allowed: UInt8
+    private let usesDiagonals: Bool
     public var fingers: ClosedRange<Int> { parameters.fingers...parameters.fingers }
     private var state = State.idle
     /// The centroid's travel, path and velocity (landing and lifting fingers do
@@ -99,6 +117,8 @@ public final class SwipeRecognizer: Recognizer {
     init(_ parameters: Parameters, sharing motion: SharedMotion) {
         self.parameters = parameters
         self.motion = motion
+        allowed = parameters.directions.reduce(0) { $0 | $1.bit }
+        usesDiagonals = parameters.usesDiagonals
     }
 
     public func reset() {
@@ -138,26 +158,28 @@ public final class SwipeRecognizer: Recognizer {
             state = .tracking(since: since, start: start)
             return .none
         }
+        // The motion read in place, and its heading worked out once for all
+        // the swipes deciding on this frame.
+        let motion = self.motion
         let p = parameters
-        let motion = self.motion.current
-        let translation = motion.translation
-        let path = motion.path
+        let translation = motion.current.translation
+        let path = motion.current.path
         let distance = translation.length
         if distance < p.minDistanceMM { return fail(.tooShort(distance, min: p.minDistanceMM)) }
         let speed = distance / max((frame.time - since).seconds, 0.001)
         if speed < p.minSpeedMMPerS { return fail(.tooSlow(speed, min: p.minSpeedMMPerS)) }
+        let heading = motion.heading
         // A finger easing out still moves; one that stopped has all but halted.
-        let endSpeed = motion.velocity.mmPerSecond.length
+        let endSpeed = heading.endSpeed
         let stopped = p.minSpeedMMPerS * Self.stoppedFraction
         if endSpeed < stopped { return fail(.stoppedBeforeLift(endSpeed, min: stopped)) }
         let straightness = path > 0 ? distance / path : 1
         if straightness < p.minStraightness { return fail(.notStraight(straightness, min: p.minStraightness)) }
         // Nearest direction, and how far off it the travel is.
-        var angle = degrees(atan2(translation.y, translation.x))
-        if angle < 0 { angle += 360 }
+        let angle = heading.degrees
         var direction = Direction.right
         var off = 360.0
-        for d in p.usesDiagonals ? Direction.all : Direction.cardinal {
+        for d in usesDiagonals ? Direction.all : Direction.cardinal {
             var diff = abs(angle - d.degrees)
             if diff > 180 { diff = 360 - diff }
             if diff < off {
@@ -166,7 +188,7 @@ public final class SwipeRecognizer: Recognizer {
             }
         }
         if off > p.maxAngleDegrees { return fail(.offAxis(off, direction, max: p.maxAngleDegrees)) }
-        if !p.directions.contains(direction) {
+        if allowed & direction.bit == 0 {
             return fail(.directionNotAllowed(direction, allowed: p.directions))
         }
         if p.minLength > 0 {
