@@ -29,13 +29,14 @@ struct ShapeGeometryTests {
     }
 
     @Test func aCircleTurnsEvenlyAndASquareAtItsCorners() {
-        var turns: [Double] = [], sharpest: [Int] = []
+        var sorted: [Double] = [], sharpest: [Int] = []
         let c = circle(64)
-        let even = turningConcentration(c, in: 0..<64, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
+        let even = turningConcentration(
+            PathTurning(c, span: 2), in: 0..<64, fraction: 0.2, sorted: &sorted, sharpest: &sharpest)
         #expect(abs(even - 0.2) < 0.03, "\(even)")
         let s = square()
         let cornered = turningConcentration(
-            s, in: 0..<s.count, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
+            PathTurning(s, span: 2), in: 0..<s.count, fraction: 0.2, sorted: &sorted, sharpest: &sharpest)
         #expect(cornered > 0.9, "\(cornered)")
         // The sharpest samples sit at the corners.
         for i in sharpest { #expect(s[i].x == 0 || s[i].x == 40 || s[i].y == 0 || s[i].y == 40) }
