@@ -43,6 +43,27 @@ struct ShapeGeometryTests {
         #expect(sharpest.contains { s[$0] == Point(x: 40, y: 0) })
     }
 
+    /// A circle drawn round 1.2 times closes at its start: nothing lies outside
+    /// its loop. A line into a loop that crosses it lies outside up to where the
+    /// loop comes back over it.
+    @Test func aLoopClosesAtItsStartAndALineIntoItLiesOutside() {
+        let r = 20.0
+        let overdrawn = (0..<64).map { i in
+            let a = 2.4 * Double.pi * Double(i) / 63
+            return Point(x: 50 + r * cos(a), y: 50 + r * sin(a))
+        }
+        let o = loopClosings(overdrawn, PathTurning(overdrawn, span: 2), in: 0..<64, within: 2, after: Double.pi * r)
+        #expect(o.lead == 0 && o.tail == 63, "\(o)")
+        // 12 samples of a line up to the circle's rightmost point, then 1.1 turns.
+        var lasso = (0..<12).map { i in Point(x: 70 + Double(12 - i) * 2, y: 50 + Double(12 - i) * 2) }
+        lasso += (0..<52).map { i in
+            let a = 2.2 * Double.pi * Double(i) / 51
+            return Point(x: 50 + r * cos(a), y: 50 + r * sin(a))
+        }
+        let l = loopClosings(lasso, PathTurning(lasso, span: 2), in: 0..<64, within: 2, after: Double.pi * r)
+        #expect((l.lead ?? 0) >= 11, "the line lies outside: \(l)")
+    }
+
     @Test func aHookAtEitherEndIsCutAndAPlainStrokeIsLeftAlone() {
         // A straight stroke right, with a 3-sample hook back down-left at its end.
         var p = (0..<40).map { Point(x: Double($0), y: 0) }
