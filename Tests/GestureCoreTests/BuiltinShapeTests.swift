@@ -61,8 +61,9 @@ struct BuiltinShapeTests {
         // Lines one to three radii long; before the tail rule 43 of the 300 were
         // circles, 3 with it (they start within 0.3 radii of the loop). Since
         // the closing gap the tail rule lets more through and max_straight stops
-        // most; the 4 left run straight for less than a radius (goal: 0).
-        #expect(r.recognized <= 4, "\(r.recognized)/300 taken for a circle")
+        // most; 4 ran straight for less than a radius, 1 does so out past where
+        // its loop closes (goal: 0).
+        #expect(r.recognized <= 1, "\(r.recognized)/300 taken for a circle")
     }
 
     @Test func carelessCirclesAreCircles() {
@@ -75,11 +76,12 @@ struct BuiltinShapeTests {
 
     /// Of 400 strokes of each family, how many are taken for a circle at most:
     /// none (0.2 % of 400 is under one), but for a line into or out of a loop and
-    /// an α, which are over the goal: the ones left run straight for less than
-    /// `max_straight` (a line of about one radius, off the tangent, whose corner
-    /// with the loop and the loop's own lumpiness leave less of it straight),
-    /// and people's circles on the $1 strokes run straight for up to 0.93 radii.
-    static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [.loopAtEnd: 14, .loopAtStart: 9, .alpha: 14]
+    /// an α. Before the rule on straight stretches outside the loop they read 14,
+    /// 9 and 14: lines of about one radius, off the tangent, that run straight for
+    /// less than `max_straight`. Most of the ones left are loops that end on
+    /// their line or short of it without coming back within a tenth of a radius
+    /// of it, so that no closing is found.
+    static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [.loopAtEnd: 2, .loopAtStart: 5, .alpha: 1]
 
     @Test(arguments: ShapeGenerator.LoopFamily.allCases)
     func aStrokeWithALoopIsNoCircle(_ family: ShapeGenerator.LoopFamily) {

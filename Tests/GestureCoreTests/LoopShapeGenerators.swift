@@ -128,39 +128,46 @@ extension ShapeGenerator {
         var pen = Pen()
         // How far off the loop's tangent a line runs into or out of it.
         func off() -> Double { g.uniform(-30...30) }
+        /// A straight line of a length in `radii`, then a turn off the loop's tangent.
+        func lineIn(_ radii: ClosedRange<Double>) {
+            pen.line(g.uniform(radii))
+            pen.turn(off())
+        }
+        /// A turn off the loop's tangent, then a straight line of a length in `radii`.
+        func lineOut(_ radii: ClosedRange<Double>) {
+            pen.turn(off())
+            pen.line(g.uniform(radii))
+        }
+        /// A turn back of 150–180° and a stem of a length in `radii` (a 9, an a, a g).
+        func stem(_ radii: ClosedRange<Double>) {
+            pen.turn(g.uniform(150...180))
+            pen.line(g.uniform(radii))
+        }
         switch family {
         case .loopAtEnd:
-            pen.line(g.uniform(1...3))
-            pen.turn(off())
+            lineIn(1...3)
             pen.loop(g.uniform(330...390), &g)
         case .loopAtStart:
             pen.loop(g.uniform(330...390), &g)
-            pen.turn(off())
-            pen.line(g.uniform(1...3))
+            lineOut(1...3)
         case .loopInALine:
-            pen.line(g.uniform(1...3))
-            pen.turn(off())
+            lineIn(1...3)
             pen.loop(g.uniform(340...380), &g)
-            pen.turn(off())
-            pen.line(g.uniform(1...3))
+            lineOut(1...3)
         case .pitchfork:
-            pen.line(g.uniform(2...4))
-            pen.turn(off())
+            lineIn(2...4)
             pen.loop(g.uniform(330...370), &g)
-            pen.turn(g.uniform(150...180))
-            pen.line(g.uniform(1...2))
+            stem(1...2)
         case .six:
             let bend = g.uniform(60...110)
             pen.arc(bend, radius: g.uniform(2.5...4))
             pen.loop(g.uniform(330...380), &g)
         case .nine:
             pen.loop(g.uniform(340...380), &g)
-            pen.turn(g.uniform(150...180))
-            pen.line(g.uniform(1.5...3))
+            stem(1.5...3)
         case .letterA:
             pen.loop(g.uniform(340...380), &g)
-            pen.turn(g.uniform(150...180))
-            pen.line(g.uniform(0.6...1.2))
+            stem(0.6...1.2)
         case .letterD:
             pen.loop(g.uniform(340...380), &g)
             pen.turn(g.uniform(-20...20))
@@ -169,8 +176,7 @@ extension ShapeGenerator {
             pen.line(g.uniform(2.5...4))
         case .letterG:
             pen.loop(g.uniform(340...380), &g)
-            pen.turn(g.uniform(150...180))
-            pen.line(g.uniform(1.5...2.5))
+            stem(1.5...2.5)
             pen.arc(-g.uniform(120...180), radius: g.uniform(0.5...0.8))
         case .spiral:
             let inward = g.unit() < 0.5

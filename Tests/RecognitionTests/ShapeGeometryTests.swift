@@ -29,17 +29,39 @@ struct ShapeGeometryTests {
     }
 
     @Test func aCircleTurnsEvenlyAndASquareAtItsCorners() {
-        var turns: [Double] = [], sharpest: [Int] = []
+        var sorted: [Double] = [], sharpest: [Int] = []
         let c = circle(64)
-        let even = turningConcentration(c, in: 0..<64, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
+        let even = turningConcentration(
+            PathTurning(c, span: 2), in: 0..<64, fraction: 0.2, sorted: &sorted, sharpest: &sharpest)
         #expect(abs(even - 0.2) < 0.03, "\(even)")
         let s = square()
         let cornered = turningConcentration(
-            s, in: 0..<s.count, span: 2, fraction: 0.2, turns: &turns, sharpest: &sharpest)
+            PathTurning(s, span: 2), in: 0..<s.count, fraction: 0.2, sorted: &sorted, sharpest: &sharpest)
         #expect(cornered > 0.9, "\(cornered)")
         // The sharpest samples sit at the corners.
         for i in sharpest { #expect(s[i].x == 0 || s[i].x == 40 || s[i].y == 0 || s[i].y == 40) }
         #expect(sharpest.contains { s[$0] == Point(x: 40, y: 0) })
+    }
+
+    /// A circle drawn round 1.2 times closes at its start: nothing lies outside
+    /// its loop. A line into a loop that crosses it lies outside up to where the
+    /// loop comes back over it.
+    @Test func aLoopClosesAtItsStartAndALineIntoItLiesOutside() {
+        let r = 20.0
+        let overdrawn = (0..<64).map { i in
+            let a = 2.4 * Double.pi * Double(i) / 63
+            return Point(x: 50 + r * cos(a), y: 50 + r * sin(a))
+        }
+        let o = loopClosings(overdrawn, PathTurning(overdrawn, span: 2), in: 0..<64, within: 2, after: Double.pi * r)
+        #expect(o.lead == 0 && o.tail == 63, "\(o)")
+        // 12 samples of a line up to the circle's rightmost point, then 1.1 turns.
+        var lasso = (0..<12).map { i in Point(x: 70 + Double(12 - i) * 2, y: 50 + Double(12 - i) * 2) }
+        lasso += (0..<52).map { i in
+            let a = 2.2 * Double.pi * Double(i) / 51
+            return Point(x: 50 + r * cos(a), y: 50 + r * sin(a))
+        }
+        let l = loopClosings(lasso, PathTurning(lasso, span: 2), in: 0..<64, within: 2, after: Double.pi * r)
+        #expect((l.lead ?? 0) >= 11, "the line lies outside: \(l)")
     }
 
     @Test func aHookAtEitherEndIsCutAndAPlainStrokeIsLeftAlone() {

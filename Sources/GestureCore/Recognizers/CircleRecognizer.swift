@@ -12,7 +12,9 @@
 /// done in the sharpest fifth of the stroke must stay under `maxCornerShare`.
 /// Nor may it run straight for more than `maxStraight` radii (a line into or out
 /// of a loop), turn back anywhere but in a hook near an end (the stem of an a or
-/// a 9), or start outside its loop away from where it closes (`maxTail`).
+/// a 9), start outside its loop away from where it closes (`maxTail`), or run
+/// straight out of its loop beyond where the loop closes for more than
+/// `maxStraightOutsideLoop` radii.
 public final class CircleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// RMS radial error / radius.
@@ -66,6 +68,9 @@ public final class CircleRecognizer: Recognizer {
         /// The stroke turns back by `degrees` `fromEnd` radii along it from its
         /// nearer end: farther in than a hook may be (`maxHook` radii).
         case turnsBack(Double, fromEnd: Double, maxHook: Double)
+        /// A stretch this many radii long runs straight from beyond where the
+        /// loop closes (`maxStraightOutsideLoop`).
+        case straightOutsideLoop(Double, max: Double)
     }
 
     public let kind = GestureKind.circle
@@ -73,7 +78,9 @@ public final class CircleRecognizer: Recognizer {
     public let fingers: ClosedRange<Int> = 1...1
     private let drawing = ShapeDrawing()
     private var samples: [Point] = []
-    private var turns: [Double] = []
+    /// The samples' turning and length along, measured once a stroke.
+    private var turning = PathTurning(span: CircleRecognizer.turnSpan, capacity: CircleRecognizer.sampleCount)
+    private var sorted: [Double] = []
     private var sharpest: [Int] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 64
@@ -92,11 +99,20 @@ public final class CircleRecognizer: Recognizer {
     /// back on itself, an a or a 9 does where its stem leaves the loop.
     static let hookRadii = 0.4
     static let maxTurnBackDegrees = 110.0
+    /// The loop closes where the stroke comes back within this many radii of
+    /// itself, half a circle's length or more further along.
+    static let closingRadii = 0.1
+    /// A straight stretch that reaches outside the loop (before it closes from
+    /// the start, or after it closes from the end) may be this many radii long
+    /// at most. A circle's straight stretches lie within its sweep, or are a
+    /// short lead-in or tail; a line into or out of a loop runs on straight
+    /// across where the loop closes.
+    static let maxStraightOutsideLoop = 0.7
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         samples.reserveCapacity(CircleRecognizer.sampleCount)
-        turns.reserveCapacity(CircleRecognizer.sampleCount)
+        sorted.reserveCapacity(CircleRecognizer.sampleCount)
         sharpest.reserveCapacity(CircleRecognizer.sampleCount)
     }
 
@@ -128,9 +144,9 @@ public final class CircleRecognizer: Recognizer {
         guard stroke.count >= 8 else { return .tooFewPoints(stroke.count) }
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples, passes: 2)
+        turning.measure(samples)
         let kept = hookTrimmedRange(
-            samples, maxFraction: CircleRecognizer.hookFraction,
-            minTurnDegrees: CircleRecognizer.hookDegrees, span: 2)
+            turning, maxFraction: CircleRecognizer.hookFraction, minTurnDegrees: CircleRecognizer.hookDegrees)
         if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
         if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
         let path = samples[kept]
@@ -149,8 +165,7 @@ public final class CircleRecognizer: Recognizer {
         let swept = sweptAngle(path, around: c)
         fit = (c, r, fitError, swept)
         let cornerShare = turningConcentration(
-            samples, in: kept, span: CircleRecognizer.turnSpan,
-            fraction: CircleRecognizer.cornerFraction, turns: &turns, sharpest: &sharpest)
+            turning, in: kept, fraction: CircleRecognizer.cornerFraction, sorted: &sorted, sharpest: &sharpest)
         e.corners = sharpest.map { samples[$0] }
         e.notes.append(
             "radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(fitError, decimals: 3)), swept \(formatFixed(swept, decimals: 0))°, sharpest fifth turns \(formatFixed(cornerShare * 100, decimals: 0))%"
@@ -186,9 +201,16 @@ public final class CircleRecognizer: Recognizer {
         if let back = turnBack(kept, radius: r) {
             return .turnsBack(back.degrees, fromEnd: back.fromEnd, maxHook: CircleRecognizer.hookRadii)
         }
-        let straight =
-            longestStraightStretch(
-                samples, in: kept, span: CircleRecognizer.turnSpan, fraction: CircleRecognizer.straightFraction) / r
+        var straight = 0.0, straightOutside = 0.0
+        let closing = loopClosings(
+            samples, turning, in: kept, within: CircleRecognizer.closingRadii * r, after: Double.pi * r)
+        straightStretches(turning, in: kept, fraction: CircleRecognizer.straightFraction) { from, to in
+            let length = turning.length(from: from, to: to) / r
+            straight = max(straight, length)
+            if from < (closing.lead ?? kept.lowerBound) || to > (closing.tail ?? kept.upperBound) {
+                straightOutside = max(straightOutside, length)
+            }
+        }
         if straight > parameters.maxStraight {
             return .straight(straight, max: parameters.maxStraight)
         }
@@ -200,6 +222,9 @@ public final class CircleRecognizer: Recognizer {
         let tailGap = startOffset >= endOffset ? startGap : endGap
         if offset * tailGap > parameters.maxTail {
             return .tail(offset: offset, gap: tailGap, atStart: startOffset >= endOffset, max: parameters.maxTail)
+        }
+        if straightOutside > CircleRecognizer.maxStraightOutsideLoop {
+            return .straightOutsideLoop(straightOutside, max: CircleRecognizer.maxStraightOutsideLoop)
         }
         return nil
     }
@@ -233,32 +258,21 @@ public final class CircleRecognizer: Recognizer {
     /// the part kept. Nil when there is none.
     private func turnBack(_ kept: Range<Int>, radius r: Double) -> (degrees: Double, fromEnd: Double)? {
         let span = CircleRecognizer.turnSpan
+        let last = samples.count - 1
         var worst: (degrees: Double, fromEnd: Double)? = nil
-        func consider(_ i: Int, _ t: Double) {
+        func consider(_ i: Int) {
+            let t = turning.degrees[i]
             guard t >= CircleRecognizer.maxTurnBackDegrees || i == kept.lowerBound || i == kept.upperBound - 1 else {
                 return
             }
-            var before = 0.0, k = 0
-            while k < i {
-                before += samples[k].distance(to: samples[k + 1])
-                k += 1
-            }
-            var after = 0.0
-            while k < samples.count - 1 {
-                after += samples[k].distance(to: samples[k + 1])
-                k += 1
-            }
-            let fromEnd = min(before, after) / r
+            let fromEnd = min(turning.length(from: 0, to: i), turning.length(from: i, to: last)) / r
             if fromEnd > CircleRecognizer.hookRadii && t > (worst?.degrees ?? 0) { worst = (t, fromEnd) }
         }
-        if kept.lowerBound > 0 { consider(kept.lowerBound, turningDegrees(samples, at: kept.lowerBound, span: span)) }
-        if kept.upperBound < samples.count {
-            consider(kept.upperBound - 1, turningDegrees(samples, at: kept.upperBound - 1, span: span))
-        }
+        if kept.lowerBound > 0 { consider(kept.lowerBound) }
+        if kept.upperBound < samples.count { consider(kept.upperBound - 1) }
         var i = kept.lowerBound + span
         while i < kept.upperBound - span {
-            let t = turningDegrees(samples, at: i, span: span)
-            if t >= CircleRecognizer.maxTurnBackDegrees { consider(i, t) }
+            if turning.degrees[i] >= CircleRecognizer.maxTurnBackDegrees { consider(i) }
             i += 1
         }
         return worst

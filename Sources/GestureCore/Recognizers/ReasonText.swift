@@ -96,6 +96,9 @@ extension Reason: CustomStringConvertible {
                     "turns back \(n.fixed(degrees, 0))° \(n.fixed(fromEnd, 2)) radii from its end > \(n.fixed(maxHook, 2)) for a hook"
             case .straight(let radii, let max):
                 return "runs straight for \(n.fixed(radii, 2)) radii > \(n.fixed(max, 2)): a line into or out of a loop"
+            case .straightOutsideLoop(let radii, let max):
+                return
+                    "runs straight for \(n.fixed(radii, 2)) radii out past where its loop closes > \(n.fixed(max, 2)): a line into or out of a loop"
             }
         case .checkmark(let f):
             switch f {

@@ -136,14 +136,28 @@ public func turningDegrees(_ p: [Point], at i: Int, span: Int) -> Double {
 /// of at least `minTurnDegrees` — the finger settling as it lands or flicking as it
 /// lifts. Returns the range of samples to keep.
 public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: Double, span: Int) -> Range<Int> {
-    let n = p.count
+    hookTrimmedRange(count: p.count, maxFraction: maxFraction, minTurnDegrees: minTurnDegrees, span: span) {
+        turningDegrees(p, at: $0, span: span)
+    }
+}
+
+/// `hookTrimmedRange` on a path whose turning is measured already.
+public func hookTrimmedRange(_ t: PathTurning, maxFraction: Double, minTurnDegrees: Double) -> Range<Int> {
+    hookTrimmedRange(count: t.degrees.count, maxFraction: maxFraction, minTurnDegrees: minTurnDegrees, span: t.span) {
+        t.degrees[$0]
+    }
+}
+
+private func hookTrimmedRange(
+    count n: Int, maxFraction: Double, minTurnDegrees: Double, span: Int, turning: (Int) -> Double
+) -> Range<Int> {
     guard n >= 4 * span + 4 else { return 0..<n }
     let zone = Int(Double(n) * maxFraction)
     var start = 0, end = n
     var best = minTurnDegrees
     var i = span
     while i <= zone {
-        let t = turningDegrees(p, at: i, span: span)
+        let t = turning(i)
         if t >= best {
             best = t
             start = i
@@ -153,7 +167,7 @@ public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: 
     best = minTurnDegrees
     i = n - 1 - span
     while i >= n - 1 - zone {
-        let t = turningDegrees(p, at: i, span: span)
+        let t = turning(i)
         if t >= best {
             best = t
             end = i + 1
@@ -163,20 +177,59 @@ public func hookTrimmedRange(_ p: [Point], maxFraction: Double, minTurnDegrees: 
     return start..<end
 }
 
+/// A resampled path's turning at each sample (`turningDegrees`, 0 within `span`
+/// samples of an end) and its length from the first sample to each, measured
+/// once for the rules that read them. Its storage is reused from one path to the
+/// next.
+public struct PathTurning {
+    /// Chord span, in samples, the turning is measured over.
+    public let span: Int
+    /// Degrees the path turns at each sample.
+    public private(set) var degrees: [Double] = []
+    /// The path's length from its first sample to each sample.
+    public private(set) var along: [Double] = []
+
+    public init(span: Int, capacity: Int = 0) {
+        self.span = span
+        degrees.reserveCapacity(capacity)
+        along.reserveCapacity(capacity)
+    }
+
+    /// Measured on `p` at once.
+    public init(_ p: [Point], span: Int) {
+        self.init(span: span, capacity: p.count)
+        measure(p)
+    }
+
+    public mutating func measure(_ p: [Point]) {
+        degrees.removeAll(keepingCapacity: true)
+        along.removeAll(keepingCapacity: true)
+        var length = 0.0
+        for i in p.indices {
+            if i > 0 { length += p[i - 1].distance(to: p[i]) }
+            along.append(length)
+            degrees.append(turningDegrees(p, at: i, span: span))
+        }
+    }
+
+    /// The path's length from sample `i` to sample `j` (`i` ≤ `j`).
+    public func length(from i: Int, to j: Int) -> Double { along[j] - along[i] }
+}
+
 /// The share of a path's turning done in its sharpest `fraction` of samples
 /// inside `range`: near `fraction` for a path that turns evenly (a circle), near 1
 /// for one that turns only at a few corners (a rectangle, a triangle). Uses
-/// `turns` as scratch space (its storage is reused); afterwards it holds the
+/// `sorted` as scratch space (its storage is reused); afterwards it holds the
 /// turning per sample, sharpest first, and `sharpest` the indices of those counted.
 public func turningConcentration(
-    _ p: [Point], in range: Range<Int>, span: Int, fraction: Double,
-    turns: inout [Double], sharpest: inout [Int]
+    _ t: PathTurning, in range: Range<Int>, fraction: Double,
+    sorted turns: inout [Double], sharpest: inout [Int]
 ) -> Double {
     turns.removeAll(keepingCapacity: true)
     sharpest.removeAll(keepingCapacity: true)
-    var i = range.lowerBound + span
-    while i < range.upperBound - span {
-        turns.append(turningDegrees(p, at: i, span: span))
+    var i = range.lowerBound + t.span
+    while i < range.upperBound - t.span {
+        turns.append(t.degrees[i])
         sharpest.append(i)
         i += 1
     }
@@ -211,29 +264,81 @@ public func turningConcentration(
 /// that turning is measured on). A straight lead-in or tail on a loop is such a
 /// stretch; a circle, turning evenly, has none, and an ellipse's flatter sides
 /// turn at half the average or more. Returns 0 when there is none.
-public func longestStraightStretch(_ p: [Point], in range: Range<Int>, span: Int, fraction: Double) -> Double {
-    let first = range.lowerBound + span, end = range.upperBound - span
-    guard first < end else { return 0 }
-    var total = 0.0
-    for i in first..<end { total += turningDegrees(p, at: i, span: span) }
-    let below = fraction * total / Double(end - first)
+public func longestStraightStretch(_ t: PathTurning, in range: Range<Int>, fraction: Double) -> Double {
     var longest = 0.0
+    straightStretches(t, in: range, fraction: fraction) { from, to in
+        longest = max(longest, t.length(from: from, to: to))
+    }
+    return longest
+}
+
+/// Calls `body` with the first and last sample of each stretch that
+/// `longestStraightStretch` measures, in order along the path.
+public func straightStretches(
+    _ t: PathTurning, in range: Range<Int>, fraction: Double, _ body: (_ from: Int, _ to: Int) -> Void
+) {
+    let span = t.span
+    let first = range.lowerBound + span, end = range.upperBound - span
+    guard first < end else { return }
+    var total = 0.0
+    for i in first..<end { total += t.degrees[i] }
+    let below = fraction * total / Double(end - first)
     var runStart = -1
     for i in first...end {
-        let straight = i < end && turningDegrees(p, at: i, span: span) < below
+        let straight = i < end && t.degrees[i] < below
         if straight {
             if runStart < 0 { runStart = i }
         } else if runStart >= 0 {
-            var length = 0.0
-            let from = max(range.lowerBound, runStart - span), to = min(range.upperBound - 1, i - 1 + span)
-            var k = from
-            while k < to {
-                length += p[k].distance(to: p[k + 1])
-                k += 1
-            }
-            longest = max(longest, length)
+            body(max(range.lowerBound, runStart - span), min(range.upperBound - 1, i - 1 + span))
             runStart = -1
         }
     }
-    return longest
+}
+
+/// Where a path's loop closes, seen from each end: the first sample that the
+/// path passes again within `within` (after at least `after` more of its length),
+/// and the last sample that passes again within `within` a part at least `after`
+/// before it. What lies before the first (`lead`) or after the last (`tail`) is
+/// outside the loop: a line into it or out of it. Both are nil when the path
+/// never comes back so near itself. O(n²) in the samples of `range`.
+public func loopClosings(
+    _ p: [Point], _ t: PathTurning, in range: Range<Int>, within: Double, after: Double
+) -> (lead: Int?, tail: Int?) {
+    func near(_ i: Int, _ j: Int) -> Bool { distance(from: p[i], toSegment: p[j], p[j + 1]) <= within }
+    var lead: Int? = nil
+    var i = range.lowerBound
+    search: while i < range.upperBound {
+        var j = i
+        while j < range.upperBound - 1 {
+            if t.length(from: i, to: j) >= after && near(i, j) {
+                lead = i
+                break search
+            }
+            j += 1
+        }
+        i += 1
+    }
+    var tail: Int? = nil
+    i = range.upperBound - 1
+    search: while i >= range.lowerBound {
+        var j = i - 1
+        while j >= range.lowerBound {
+            if t.length(from: j + 1, to: i) >= after && near(i, j) {
+                tail = i
+                break search
+            }
+            j -= 1
+        }
+        i -= 1
+    }
+    return (lead, tail)
+}
+
+/// The distance from `q` to the segment `a`–`b`.
+public func distance(from q: Point, toSegment a: Point, _ b: Point) -> Double {
+    let d = b - a
+    let l2 = d.x * d.x + d.y * d.y
+    guard l2 > 0 else { return q.distance(to: a) }
+    let f = min(max(((q.x - a.x) * d.x + (q.y - a.y) * d.y) / l2, 0), 1)
+    return q.distance(to: a + d * f)
 }
