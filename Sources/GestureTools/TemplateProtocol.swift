@@ -122,14 +122,15 @@ public struct TemplateProtocol: Sendable, Codable {
         return bySubject.keys.sorted().map { name in
             let strokes = bySubject[name] ?? []
             let mm = strokes.map { s in s.points.map { Point(x: $0.x / pxPerMM, y: $0.y / pxPerMM) } }
-            let matcher = ShapeMatcher(examples: mm, options: parameters.matcherOptions)
             let eligible = zip(strokes, mm).map { s, p in
                 var length = 0.0
                 for k in p.indices.dropFirst() { length += p[k].distance(to: p[k - 1]) }
                 let took = (s.times.last ?? 0) - (s.times.first ?? 0)
                 return length >= parameters.minLengthMM && took <= parameters.maxDuration.value
             }
-            let distance = mm.map { matcher.distances($0) ?? [Double](repeating: .infinity, count: mm.count) }
+            let distance = ShapeMatcher.distanceTable(mm, options: parameters.matcherOptions).map {
+                $0 ?? [Double](repeating: .infinity, count: mm.count)
+            }
             return Subject(name: name, labels: strokes.map(\.label), eligible: eligible, distance: distance)
         }
     }

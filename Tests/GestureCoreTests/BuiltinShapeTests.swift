@@ -19,7 +19,7 @@ struct BuiltinShapeTests {
         var recognized = 0
         var failures: [String: Int] = [:]
         for _ in 0..<count {
-            let s = Scenario(recognizer(name, parameters))
+            let s = Scenario([recognizer(name, parameters)], recording: false)
             s.stroke(make(&g), frameMS: 10)
             if s.log.contains("\(name) recognized") {
                 recognized += 1

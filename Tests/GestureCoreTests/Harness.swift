@@ -76,10 +76,16 @@ final class Scenario {
     var trace: [String] = []
     var bugs: [String] = []
 
-    init(_ recognizers: [RecognizerConfig], rotation: Rotation = .none) {
+    /// Keeps every frame, the trace and the bugs; without (`recording` false),
+    /// only the events: for tests that play thousands of strokes.
+    let recording: Bool
+
+    init(_ recognizers: [RecognizerConfig], rotation: Rotation = .none, recording: Bool = true) {
         let d = testDevice()
         decoder = SlotDecoder(device: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!, rotation: rotation))
         arena = Configuration(recognizers: recognizers).makeArena(device: d.name)
+        self.recording = recording
+        guard recording else { return }
         arena.log = ArenaLog(tracing: ["all"]) { [unowned self] entry in
             switch entry.kind {
             case .trace: trace.append(entry.text)
@@ -98,7 +104,7 @@ final class Scenario {
     /// Closes the frame `ms` after the previous one and runs it through.
     func sync(after ms: Double = 10) {
         for e in input.endFrame(after: ms) where decoder.feed(e) {
-            frames.append(decoder.lastFrame)
+            if recording { frames.append(decoder.lastFrame) }
             arena.handle(decoder.lastFrame, into: &events)
         }
     }

@@ -109,6 +109,20 @@ private final class TwinScenario {
         up(0)
         sync(after: frameMS)
     }
+    /// Fingers 0, 1 and 2, down at y 50 and x `first`, 100 and 120 mm, move
+    /// right together 8 mm a frame, 12 ms apart, for six frames.
+    func swipeThree(first: Double = 80) {
+        for step in 1...6 {
+            let dx = Double(step) * 8
+            for (s, x) in [first, 100, 120].enumerated() { move(s, to: mm(x + dx, 50), y: false) }
+            sync(after: 12)
+        }
+    }
+    /// The fingers in `slots` lift in one frame, `ms` after the last.
+    func lift(_ slots: Int..., after ms: Double = 10) {
+        for s in slots { up(s) }
+        sync(after: ms)
+    }
 
     /// The touches the apps saw begin, end and be cancelled, with where they began.
     var appLog: [String] {
@@ -169,17 +183,8 @@ private func play(_ i: Int, on s: TwinScenario) {
         s.down(1, at: mm(100, 50))
         s.down(2, at: mm(120, 50))
         s.sync()
-        for step in 1...6 {
-            let dx = Double(step) * 8
-            s.move(0, to: mm(84 + dx, 50), y: false)
-            s.move(1, to: mm(100 + dx, 50), y: false)
-            s.move(2, to: mm(120 + dx, 50), y: false)
-            s.sync(after: 12)
-        }
-        s.up(0)
-        s.up(1)
-        s.up(2)
-        s.sync(after: 12)
+        s.swipeThree(first: 84)
+        s.lift(0, 1, 2, after: 12)
     default:
         s.down(0, at: mm(80, 50))
         s.sync()
@@ -190,10 +195,7 @@ private func play(_ i: Int, on s: TwinScenario) {
         s.advance(ms: 310)
         s.move(0, to: mm(70, 50), y: false)
         s.sync()
-        s.up(0)
-        s.up(1)
-        s.up(2)
-        s.sync()
+        s.lift(0, 1, 2)
     }
 }
 
@@ -316,17 +318,8 @@ struct TwinRelayTests {
         s.down(2, at: mm(120, 50))
         s.sync()
         #expect(s.relay.withheldTouches == 2)
-        for step in 1...6 {
-            let dx = Double(step) * 8
-            s.move(0, to: mm(80 + dx, 50), y: false)
-            s.move(1, to: mm(100 + dx, 50), y: false)
-            s.move(2, to: mm(120 + dx, 50), y: false)
-            s.sync(after: 12)
-        }
-        s.up(0)
-        s.up(1)
-        s.up(2)
-        s.sync(after: 12)
+        s.swipeThree()
+        s.lift(0, 1, 2, after: 12)
         #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["three recognized"])
         #expect(s.decisions.contains(.palmCancel(touches: 1)))
         #expect(
@@ -389,20 +382,11 @@ struct TwinRelayTests {
         s.down(1, at: mm(100, 50))
         s.down(2, at: mm(120, 50))
         s.sync()
-        for step in 1...6 {
-            let dx = Double(step) * 8
-            s.move(0, to: mm(80 + dx, 50), y: false)
-            s.move(1, to: mm(100 + dx, 50), y: false)
-            s.move(2, to: mm(120 + dx, 50), y: false)
-            s.sync(after: 12)
-        }
+        s.swipeThree()
         // The fingers that joined lift a frame before the first: the swipe
         // takes the sequence at the first's lift.
-        s.up(1)
-        s.up(2)
-        s.sync(after: 12)
-        s.up(0)
-        s.sync(after: 12)
+        s.lift(1, 2, after: 12)
+        s.lift(0, after: 12)
         #expect(s.events.map { "\($0.name) \($0.state.rawValue)" } == ["three recognized"])
         #expect(s.appLog == ["began at 80,50", "cancelled"], "the joined fingers never reach the apps")
         #expect(s.relay.twinTouches == 0)

@@ -34,7 +34,7 @@ struct ArenaFrameSkippingTests {
     ) throws -> (events: [GestureEvent], trace: [String], dispatched: Int) {
         let arena =
             everyFrame
-            ? configuration.makeArenaOfLoneRecognizers(device: device.name) { GivenEveryFrame($0) }
+            ? configuration.makeArena(device: device.name) { GivenEveryFrame($0.parameters.makeRecognizer()) }
             : configuration.makeArena(device: device.name)
         var trace: [String] = []
         arena.log = ArenaLog(tracing: ["all"]) { trace.append($0.description) }

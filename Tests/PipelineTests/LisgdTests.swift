@@ -348,7 +348,7 @@ struct LisgdStrokeTests {
         let geometry = try #require(c.geometry(for: sxmo.device))
         let shared = c.makeArena(device: sxmo.device.name)
         // As Configuration.makeArena adds them, each with a recognizer of its own.
-        let alone = c.makeArenaOfLoneRecognizers(device: sxmo.device.name)
+        let alone = c.makeArena(device: sxmo.device.name) { $0.parameters.makeRecognizer() }
         var decoder = SlotDecoder(device: sxmo.device, geometry: geometry)
         var a: [GestureEvent] = [], b: [GestureEvent] = []
         for e in sxmo.raw where decoder.feed(e) {

@@ -31,26 +31,3 @@ struct SxmoReplay {
         events.compactMap { e in translation.binding(for: e).map { "\(e.time) \($0.number) \(e.name)" } }
     }
 }
-
-extension Configuration {
-    /// An arena of the same recognizers, related as `makeArena` relates them,
-    /// but each made alone (none shares its motion with another) and handed to
-    /// the arena as `wrap` makes it.
-    func makeArenaOfLoneRecognizers(
-        device: String, wrap: (any Recognizer) -> any Recognizer = { $0 }
-    ) -> Arena {
-        let arena = Arena(device: device)
-        var index: [String: Int] = [:]
-        for (i, r) in recognizers.enumerated() { index[r.name] = i }
-        for r in recognizers {
-            arena.add(
-                name: r.name, recognizer: wrap(r.parameters.makeRecognizer()), filter: r.filter,
-                relations: Relations(
-                    requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
-                    simultaneousWith: r.simultaneousWith.compactMap { index[$0] },
-                    canPrevent: r.canPrevent, canBePrevented: r.canBePrevented))
-        }
-        arena.consumers = recognizers.indices.filter { recognizers[$0].consume }
-        return arena
-    }
-}

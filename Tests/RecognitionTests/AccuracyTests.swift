@@ -12,11 +12,11 @@ struct AccuracyTests {
     static let tickles = fixturesDir + "/tickle"
 
     static func report(
-        _ paths: [String], _ perturbation: Perturbation = Perturbation(),
+        _ items: [CorpusItem], _ perturbation: Perturbation = Perturbation(),
         classes: Set<String>? = nil
     ) throws -> AccuracyReport {
         let config = ConfigLoader.builtIn()
-        var items = try Corpus.load(paths)
+        var items = items
         if let classes { items = items.filter { classes.contains($0.label) } }
         items = Corpus.perturbed(items, perturbation, pxPerMM: StrokeFrames.defaultPxPerMM)
         let outcomes = try Evaluator(configuration: config).outcomes(of: items)
@@ -24,7 +24,7 @@ struct AccuracyTests {
     }
 
     @Test func theDefaultConfigMeetsTheTargetsOnTheDollarOneStrokes() throws {
-        let r = try Self.report([Self.dollar1])
+        let r = try Self.report(try DollarOne.items())
         #expect(r.itemsByClass.values.reduce(0, +) == 2400)
         #expect(r.mirroredCircles == 150)
         let circle = try #require(r.recognizer("circle"))
@@ -48,7 +48,7 @@ struct AccuracyTests {
     }
 
     @Test func tickleIsRecognizedOnScrubbingAndOnNothingElse() throws {
-        let r = try Self.report([Self.tickles])
+        let r = try Self.report(try Corpus.load([Self.tickles]))
         let tickle = try #require(r.recognizer("tickle"))
         #expect(tickle.overall.positives == 36)
         #expect(tickle.overall.recall >= 0.9, "\(tickle.missed)")
@@ -66,7 +66,7 @@ struct AccuracyTests {
     /// corpus is in BENCHMARKS.md; this keeps the test quick.
     @Test func jitterAndHooksDoNotBreakRecognition() throws {
         let r = try Self.report(
-            [Self.dollar1], Perturbation(jitterMM: 0.2, hookMM: 1.5, seed: 7),
+            try DollarOne.items(), Perturbation(jitterMM: 0.2, hookMM: 1.5, seed: 7),
             classes: ["circle", "check", "rectangle", "triangle", "v", "caret", "question_mark"])
         let circle = try #require(r.recognizer("circle"))
         let check = try #require(r.recognizer("checkmark"))
@@ -109,7 +109,7 @@ struct AccuracyTests {
     /// is named, a miss with the recognizer's reason: that is how the honest
     /// figure's misses are read (`gesturectl evaluate --leave-one-subject-out --details`).
     @Test func leavingASubjectOutNamesEachMissWithItsReason() throws {
-        let items = try Corpus.load([Self.dollar1]).filter { $0.label == "check" || $0.label == "v" }
+        let items = try DollarOne.items().filter { $0.label == "check" || $0.label == "v" }
         let loso = LeaveOneSubjectOut.run(
             items: items, configuration: ConfigLoader.builtIn(), pxPerMM: StrokeFrames.defaultPxPerMM)
         let study = try #require(loso.studies.first { $0.recognizer == "checkmark" })

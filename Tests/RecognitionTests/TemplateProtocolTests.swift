@@ -9,7 +9,7 @@ import Testing
 @Suite("evaluate: template protocol")
 struct TemplateProtocolTests {
     static func subjects(_ names: String...) throws -> [CorpusItem] {
-        try Corpus.load(names.map { fixturesDir + "/dollar1/" + $0 }, mirrorCircles: false)
+        try DollarOne.items(names, mirrorCircles: false)
     }
 
     @Test func theArenaDecidesWhatTheProtocolCounts() throws {
@@ -114,7 +114,8 @@ struct TaughtShapeBesideBuiltInsTests {
         let path = fixturesDir + "/../../config/examples/taught-shape.toml"
         let taught = try ConfigLoader.load(text: try String(contentsOfFile: path, encoding: .utf8), file: path)
         let plain = ConfigLoader.builtIn()
-        let items = try Corpus.load([fixturesDir + "/dollar1", fixturesDir + "/tickle"], mirrorCircles: false)
+        let items =
+            try DollarOne.items(mirrorCircles: false) + Corpus.load([fixturesDir + "/tickle"], mirrorCircles: false)
         // Every sixth stroke: all classes, subjects and speeds.
         let sample = items.enumerated().filter { $0.offset % 6 == 0 }.map(\.element)
         let with = try Evaluator(configuration: taught).outcomes(of: sample)

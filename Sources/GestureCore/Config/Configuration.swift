@@ -197,13 +197,20 @@ public struct Configuration: Sendable, Equatable {
 
     /// A fresh arena with every configured recognizer, for one device.
     public func makeArena(device: String) -> Arena {
+        let motion = SharedMotion()
+        return makeArena(device: device) { $0.parameters.makeRecognizer(sharing: motion) }
+    }
+
+    /// A fresh arena of the configured recognizers, filtered and related as
+    /// configured, each made by `makeRecognizer` (`makeArena(device:)` makes
+    /// them sharing one motion).
+    public func makeArena(device: String, makeRecognizer: (RecognizerConfig) -> any Recognizer) -> Arena {
         let arena = Arena(device: device)
         var index: [String: Int] = [:]
         for (i, r) in recognizers.enumerated() { index[r.name] = i }
-        let motion = SharedMotion()
         for r in recognizers {
             arena.add(
-                name: r.name, recognizer: r.parameters.makeRecognizer(sharing: motion), filter: r.filter,
+                name: r.name, recognizer: makeRecognizer(r), filter: r.filter,
                 relations: Relations(
                     requiresFailureOf: r.requiresFailureOf.compactMap { index[$0] },
                     simultaneousWith: r.simultaneousWith.compactMap { index[$0] },

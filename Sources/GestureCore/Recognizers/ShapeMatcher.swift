@@ -164,7 +164,13 @@ public struct ShapeMatcher: Sendable {
     }
 
     /// `correctsTurning` false: without the ratio of turnings (to measure what it adds).
-    init(examples: [[Point]], options: Options, directionWeight: Double, correctsTurning: Bool = true) {
+    /// `measuresSpread` false: `spread` stays `referenceSpread` (a table of
+    /// distances needs no bound, and measuring the spread matches every example
+    /// against all the others).
+    init(
+        examples: [[Point]], options: Options, directionWeight: Double, correctsTurning: Bool = true,
+        measuresSpread: Bool = true
+    ) {
         self.options = options
         weight = directionWeight
         self.correctsTurning = correctsTurning
@@ -209,7 +215,7 @@ public struct ShapeMatcher: Sendable {
         let bound = options.maxRotationDegrees * .pi / 180
         cosBound = cos(bound)
         sinBound = sin(bound)
-        if examples.count >= 2 {
+        if examples.count >= 2 && measuresSpread {
             // Each example against the others' templates: the distances are the same
             // whether or not the example's own templates are among them.
             var nearest: [Double] = []
@@ -352,6 +358,15 @@ public struct ShapeMatcher: Sendable {
         return out
     }
 
+    /// Each stroke matched against every one of them as an example, as a
+    /// matcher taught them all measures it (`distances`): row i is stroke i's
+    /// distance to each, nil when stroke i has no length.
+    package static func distanceTable(_ strokes: [[Point]], options: Options) -> [[Double]?] {
+        let matcher = ShapeMatcher(
+            examples: strokes, options: options, directionWeight: directionWeight, measuresSpread: false)
+        return strokes.map { matcher.distances($0) }
+    }
+
     /// For each example, the distance to the closest of the others (leave one
     /// out): how consistently a shape was taught. A value near the others' is an
     /// example like them; one far above them was drawn differently. Empty for
@@ -391,12 +406,20 @@ public struct ShapeMatcher: Sendable {
         // Turn the stroke's directions as Protractor turned its points.
         let r = rotation * .pi / 180
         let c = cos(r), s = sin(r)
-        var k = 0
-        while k < scratch.directions.count {
-            let x = scratch.directions[k], y = scratch.directions[k + 1]
-            scratch.turned[k] = x * c - y * s
-            scratch.turned[k + 1] = x * s + y * c
-            k += 2
+        let count = scratch.directions.count
+        precondition(scratch.turned.count == count)
+        scratch.directions.withUnsafeBufferPointer { from in
+            scratch.turned.withUnsafeMutableBufferPointer { to in
+                // Pointers: a debug build's tests match millions of strokes.
+                guard let d = from.baseAddress, let t = to.baseAddress else { return }
+                var k = 0
+                while k < count {
+                    let x = d[k], y = d[k + 1]
+                    t[k] = x * c - y * s
+                    t[k + 1] = x * s + y * c
+                    k += 2
+                }
+            }
         }
         guard weight > 0 else { return (theta, rotation) }
         let w = ShapeMatcher.warpingCost(scratch.turned, directions[i], band: ShapeMatcher.directionBand, &scratch.warp)
@@ -414,16 +437,32 @@ public struct ShapeMatcher: Sendable {
     static func warpingCost(_ a: [Double], _ b: [Double], band: Int, _ table: inout [Double]) -> Double {
         let m = a.count / 2
         let w = m + 1
-        for i in 0..<(w * w) { table[i] = .infinity }
-        table[0] = 0
-        for i in 1...m {
-            for j in max(1, i - band)...min(m, i + band) {
-                let cost = 1 - (a[2 * (i - 1)] * b[2 * (j - 1)] + a[2 * (i - 1) + 1] * b[2 * (j - 1) + 1])
-                let before = min(min(table[(i - 1) * w + j], table[i * w + j - 1]), table[(i - 1) * w + j - 1])
-                table[i * w + j] = cost + before
+        precondition(m >= 1 && b.count >= 2 * m && table.count >= w * w)
+        // Pointers and no generic `min`: a debug build's tests match millions of strokes.
+        func least(_ x: Double, _ y: Double) -> Double { y < x ? y : x }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                table.withUnsafeMutableBufferPointer { all in
+                    let cells = UnsafeMutableBufferPointer(rebasing: all[0..<(w * w)])
+                    cells.update(repeating: .infinity)
+                    guard let a = a.baseAddress, let b = b.baseAddress, let t = cells.baseAddress else { return 0 }
+                    t[0] = 0
+                    var i = 1
+                    while i <= m {
+                        var j = max(1, i - band)
+                        let last = min(m, i + band)
+                        while j <= last {
+                            let cost = 1 - (a[2 * (i - 1)] * b[2 * (j - 1)] + a[2 * (i - 1) + 1] * b[2 * (j - 1) + 1])
+                            let before = least(least(t[(i - 1) * w + j], t[i * w + j - 1]), t[(i - 1) * w + j - 1])
+                            t[i * w + j] = cost + before
+                            j += 1
+                        }
+                        i += 1
+                    }
+                    return t[m * w + m]
+                }
             }
         }
-        return table[m * w + m]
     }
 
     /// The unit direction vectors between `directionCount` points evenly spaced
@@ -442,11 +481,17 @@ public struct ShapeMatcher: Sendable {
     /// rotation bounded for `fixed`; nil when the example has no length.
     private func angle(_ v: [Double], _ t: [Double]) -> (Double, Double)? {
         var a = 0.0, b = 0.0
-        var i = 0
-        while i < v.count {
-            a += t[i] * v[i] + t[i + 1] * v[i + 1]
-            b += t[i] * v[i + 1] - t[i + 1] * v[i]
-            i += 2
+        precondition(t.count >= v.count)
+        v.withUnsafeBufferPointer { vs in
+            t.withUnsafeBufferPointer { ts in
+                guard let v = vs.baseAddress, let t = ts.baseAddress else { return }
+                var i = 0
+                while i < vs.count {
+                    a += t[i] * v[i] + t[i + 1] * v[i + 1]
+                    b += t[i] * v[i + 1] - t[i + 1] * v[i]
+                    i += 2
+                }
+            }
         }
         guard a.isFinite, b.isFinite else { return nil }
         var theta = atan2(b, a)

@@ -260,6 +260,90 @@ public struct DaemonCore {
         var ahead: (start: Int, framed: Bool?)?
         /// The last frame in `ahead`'s range did not go ahead: it waits for the arena.
         var stopped = false
+
+        /// Goes on with the read of a device without a twin: every event to
+        /// the decoder and the arena.
+        mutating func go(on p: DevicePipeline) {
+            assert(ahead == nil, "only a twin's frames go ahead")
+            while next < inputs.count {
+                let input = inputs[next]
+                next += 1
+                switch input {
+                case .event(let e):
+                    p.feed(e)
+                case .dropped:
+                    p.beginResync()
+                    resyncs += 1
+                }
+            }
+        }
+
+        /// Goes on with the read of an exclusive device, whose twin `relay`
+        /// feeds; stops after frames that went ahead (`ahead` is set).
+        mutating func go(on p: DevicePipeline, through relay: inout TwinRelay) {
+            if let (start, framed) = ahead {
+                // The twin has these frames: the decoder and the arena's turn.
+                ahead = nil
+                for i in start..<next {
+                    guard case .event(let e) = inputs[i] else { continue }
+                    let made = (i == start ? framed : nil) ?? p.decode(e)
+                    if made { p.recognize() }
+                    guard e.type == EV.SYN && e.code == SYN.REPORT else { continue }
+                    let outlook = p.arena.consumeOutlook(fingers: relay.outlookFingers)
+                    if stopped && i == next - 1 {
+                        _ = relay.endFrame(outlook, at: e.time)
+                    } else {
+                        _ = relay.endForwardedFrame(outlook, at: e.time)
+                    }
+                }
+                stopped = false
+            }
+            reading: while next < inputs.count {
+                let input = inputs[next]
+                next += 1
+                switch input {
+                case .event(let e):
+                    guard relay.feed(e) else {
+                        // After a frame that went ahead, the decoder waits for the write.
+                        if ahead == nil, p.decode(e) { p.recognize() }
+                        continue
+                    }
+                    // The frame's end. The decoder is given it before the write only
+                    // when the relay asks whether a consuming recognizer could take
+                    // the sequence it begins, and only if no frame of this read went
+                    // ahead (the decoder is behind them); a touch the decoder ignores
+                    // makes no frame, and then the arena decides, as for any frame.
+                    var framed: Bool?
+                    let behind = ahead != nil
+                    let goesAhead = relay.forwardAhead(at: e.time) { fingers in
+                        if behind { return true }
+                        let f = p.decode(e)
+                        framed = f
+                        return !f || p.mayConsume(fingers: fingers)
+                    }
+                    if goesAhead {
+                        // Frames that go ahead one after another leave in one write.
+                        if ahead == nil { ahead = (next - 1, framed) }
+                        continue
+                    }
+                    if behind {
+                        // This one waits for the arena, which has not seen those before it.
+                        stopped = true
+                        break reading
+                    }
+                    if framed ?? p.decode(e) { p.recognize() }
+                    _ = relay.endFrame(p.arena.consumeOutlook(fingers: relay.outlookFingers), at: e.time)
+                case .dropped:
+                    if ahead != nil {
+                        // The resync is decoded after the frames before it.
+                        next -= 1
+                        break reading
+                    }
+                    p.beginResync()
+                    resyncs += 1
+                }
+            }
+        }
     }
 
     public private(set) var configuration: Configuration
@@ -758,71 +842,11 @@ public struct DaemonCore {
     private mutating func continueRead(_ read: ReadInProgress, into actions: inout [Action]) {
         var r = read
         let d = r.device
-        if let (start, framed) = r.ahead {
-            // The twin has these frames: the decoder and the arena's turn.
-            r.ahead = nil
-            for i in start..<r.next {
-                guard case .event(let e) = r.inputs[i] else { continue }
-                let made = (i == start ? framed : nil) ?? d.pipeline.decode(e)
-                if made { d.pipeline.recognize() }
-                guard e.type == EV.SYN && e.code == SYN.REPORT, d.relay != nil else { continue }
-                let outlook = d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers)
-                if r.stopped && i == r.next - 1 {
-                    _ = d.relay!.endFrame(outlook, at: e.time)
-                } else {
-                    _ = d.relay!.endForwardedFrame(outlook, at: e.time)
-                }
-            }
-            r.stopped = false
-        }
-        reading: while r.next < r.inputs.count {
-            let input = r.inputs[r.next]
-            r.next += 1
-            switch input {
-            case .event(let e):
-                guard d.relay != nil else {
-                    d.pipeline.feed(e)
-                    continue
-                }
-                guard d.relay!.feed(e) else {
-                    // After a frame that went ahead, the decoder waits for the write.
-                    if r.ahead == nil, d.pipeline.decode(e) { d.pipeline.recognize() }
-                    continue
-                }
-                // The frame's end. The decoder is given it before the write only
-                // when the relay asks whether a consuming recognizer could take
-                // the sequence it begins, and only if no frame of this read went
-                // ahead (the decoder is behind them); a touch the decoder ignores
-                // makes no frame, and then the arena decides, as for any frame.
-                var framed: Bool?
-                let behind = r.ahead != nil
-                let ahead = d.relay!.forwardAhead(at: e.time) { fingers in
-                    if behind { return true }
-                    let f = d.pipeline.decode(e)
-                    framed = f
-                    return !f || d.pipeline.mayConsume(fingers: fingers)
-                }
-                if ahead {
-                    // Frames that go ahead one after another leave in one write.
-                    if r.ahead == nil { r.ahead = (r.next - 1, framed) }
-                    continue
-                }
-                if behind {
-                    // This one waits for the arena, which has not seen those before it.
-                    r.stopped = true
-                    break reading
-                }
-                if framed ?? d.pipeline.decode(e) { d.pipeline.recognize() }
-                _ = d.relay!.endFrame(d.pipeline.arena.consumeOutlook(fingers: d.relay!.outlookFingers), at: e.time)
-            case .dropped:
-                if r.ahead != nil {
-                    // The resync is decoded after the frames before it.
-                    r.next -= 1
-                    break reading
-                }
-                d.pipeline.beginResync()
-                r.resyncs += 1
-            }
+        if d.relay != nil {
+            // In place: the relay's buffers are not copied.
+            r.go(on: d.pipeline, through: &d.relay!)
+        } else {
+            r.go(on: d.pipeline)
         }
         if r.ahead != nil {
             writeTwin(r.syspath, d, into: &actions)
