@@ -47,9 +47,17 @@ public struct RecognizerFilter: Sendable, Equatable {
     }
 
     func accepts(device: String, start: Point) -> Bool {
-        if !devices.isEmpty && !devices.contains(where: { device.contains($0) }) { return false }
-        if let region, !region.contains(start) { return false }
-        return true
+        takes(device: device) && takes(start: start)
+    }
+
+    /// It names no device, or one whose name is part of `device`'s.
+    func takes(device: String) -> Bool {
+        devices.isEmpty || devices.contains { device.contains($0) }
+    }
+
+    /// It has no region, or one holding the sequence's `start`.
+    func takes(start: Point) -> Bool {
+        region?.contains(start) ?? true
     }
 }
 
@@ -132,7 +140,7 @@ public final class Arena {
             self.recognizer = recognizer
             self.filter = filter
             self.relations = relations
-            onDevice = filter.devices.isEmpty || filter.devices.contains { device.contains($0) }
+            onDevice = filter.takes(device: device)
             startEdge = filter.edge.flatMap { $0.at == .start ? $0 : nil }
             fingers = recognizer.fingers
             kind = recognizer.kind
@@ -566,7 +574,7 @@ public final class Arena {
         for i in roster.indices {
             // Each member read in place through the roster (no reference counting).
             roster[i]._withUnsafeGuaranteedRef { m in
-                var accepts = m.inProfile && m.onDevice && (m.filter.region?.contains(start) ?? true)
+                var accepts = m.inProfile && m.onDevice && m.filter.takes(start: start)
                 if accepts, let edge = m.startEdge {
                     // Landed too far in to have started at the edge, however fast.
                     accepts = edge.mayStart(at: landing, in: area)
