@@ -47,8 +47,17 @@ BIN = $(shell $(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --show
 
 all: build
 
+# Targets built first, one `swift build` each, in this order (none by default).
+# swift build records what it built only when it finishes, so a build stopped
+# part way and started again goes on from the last target finished; the
+# emulated arm64 build (scripts/arm64-build.sh), hours long, sets it.
+GESTURED_BUILD_STEPS ?=
+
 # The three installed programs only (not the fuzz targets); they share their modules.
 build:
+	for t in $(GESTURED_BUILD_STEPS); do \
+		$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --target $$t || exit 1; \
+	done
 	for p in gestured gesturectl gesture-run; do \
 		$(SWIFT) build $(SWIFTBUILDFLAGS) --scratch-path $(SCRATCH) --product $$p || exit 1; \
 	done

@@ -24,7 +24,9 @@
 # with the same ARM64_WORK and the same commit: the guest then writes to its own
 # copy of the root there (raw and sparse, so that a killed qemu leaves nothing
 # half-written on the host's side) instead of a throwaway snapshot, and skips the
-# steps already done; dpkg-buildpackage runs with -nc to keep the build tree.
+# steps already done; dpkg-buildpackage runs with -nc to keep the build tree,
+# and swift build goes on from the last target it finished (each is built on
+# its own first: scripts/build-steps.py).
 # `scripts/arm64-build.sh --root-only` makes (or checks) the cached root only.
 set -eu
 cd "$(dirname "$0")/.."
@@ -223,6 +225,12 @@ fi
 echo "$rev" > "$io/rev"
 git archive -o "$io/src.tar" HEAD
 echo "${DEB_BUILD_OPTIONS:-}" > "$io/deb_build_options"
+# The targets in an order where each comes after what it needs, built one swift
+# build each (the Makefile's GESTURED_BUILD_STEPS, debian/rules'
+# GESTURED_TEST_STEPS): swift build records what it built only when it
+# finishes, so a stopped guest loses at most the target it was building.
+swift package describe --type json | python3 scripts/build-steps.py > "$io/steps" \
+    || die "cannot list the package's targets (swift package describe)"
 share=""
 if [ -d /opt/swift-packages ]; then
     share="-virtfs local,path=/opt/swift-packages,mount_tag=swiftpkgs,security_model=none,readonly=on,multidevs=remap"

@@ -97,7 +97,10 @@ build)
         [ -f $io/dpkg-buildpackage.log ] && cat $io/dpkg-buildpackage.log >> $io/dpkg-buildpackage.earlier.log
     fi
     # A network namespace of its own with only loopback up, as on amd64.
-    unshare -n sh -c "ip link set lo up && DEB_BUILD_OPTIONS='$(cat $io/deb_build_options 2>/dev/null)' dpkg-buildpackage -us -uc -b $nc" \
+    # The targets one swift build each first (see scripts/arm64-build.sh).
+    build_steps=$(sed -n 1p $io/steps 2>/dev/null)
+    test_steps=$(sed -n 2p $io/steps 2>/dev/null)
+    unshare -n sh -c "ip link set lo up && GESTURED_BUILD_STEPS='$build_steps' GESTURED_TEST_STEPS='$test_steps' DEB_BUILD_OPTIONS='$(cat $io/deb_build_options 2>/dev/null)' dpkg-buildpackage -us -uc -b $nc" \
         > $io/dpkg-buildpackage.log 2>&1
     rc=$?
     mark "dpkg-buildpackage $rc"
