@@ -2,7 +2,7 @@
 # Fuzzes gestured's entry points with libFuzzer: the evemu parser and replay,
 # decoder + arena on raw device events, the config loader, the protocol session.
 #
-#   scripts/fuzz.sh quick            every target briefly (CI: about a minute in all)
+#   scripts/fuzz.sh quick            every target briefly (CI: half a minute in all, once built)
 #   scripts/fuzz.sh long [SECONDS]   every target in turn, SECONDS each (default 900)
 #   scripts/fuzz.sh run TARGET [SECONDS] [libFuzzer flags…]
 #                                    one target; TARGET is evemu, decoder, config or protocol
@@ -12,7 +12,7 @@
 # libFuzzer's driver. Seeds are in Tests/fuzz/corpus/TARGET (committed, made
 # from the fixtures); what a run finds goes to .build/fuzz/corpus/TARGET, and a
 # crashing input to .build/fuzz/artifacts/ (GESTURED_FUZZ_DIR to build and keep
-# them elsewhere). Fuzzers run niced, one at a time.
+# them elsewhere). Fuzzers run niced; quick runs two at a time.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -39,6 +39,12 @@ build() {
 run() {
   t=$1; seconds=$2; shift 2
   exe=$(build "$t")
+  fuzz "$t" "$exe" "$seconds" "$@"
+}
+
+# fuzz TARGET EXECUTABLE SECONDS [libFuzzer flags…]
+fuzz() {
+  t=$1; exe=$2; seconds=$3; shift 3
   mkdir -p "$SCRATCH/corpus/$t" "$SCRATCH/artifacts"
   echo "== fuzz $t for ${seconds}s" >&2
   SWIFT_BACKTRACE=enable=no \
@@ -52,8 +58,22 @@ run() {
 mode=${1:-quick}
 case "$mode" in
   quick)
-    # About a minute in all: each target's build is cached after the first run.
-    for t in $TARGETS; do run "$t" 12; done ;;
+    # Half a minute in all once built: two targets at a time (a fuzzer keeps
+    # one core busy), each one's output shown when the pair has ended.
+    for t in $TARGETS; do build "$t" >/dev/null; done
+    set -- $TARGETS
+    rc=0
+    while [ $# -gt 0 ]; do
+      pair="$1 ${2:-}"; pids=""
+      for t in $pair; do
+        fuzz "$t" "$SCRATCH/release/$(product "$t")" 12 > "$SCRATCH/$t.log" 2>&1 &
+        pids="$pids $!"
+      done
+      for p in $pids; do wait "$p" || rc=1; done
+      for t in $pair; do cat "$SCRATCH/$t.log" >&2; done
+      shift; [ $# -gt 0 ] && shift
+    done
+    exit $rc ;;
   long)
     seconds=${2:-900}
     for t in $TARGETS; do run "$t" "$seconds"; done ;;
