@@ -8,6 +8,12 @@ pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsy
 if [ "${1:-}" = "--vm" ]; then
   pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd acl lisgd strace"
 fi
+# scripts/debian-build.sh, which test.sh runs as root beside its other steps,
+# makes its trixie root with debootstrap and its offline build's network
+# namespace with ip: installed here, before anything runs beside it.
+if [ "$(id -u)" -eq 0 ] && [ -z "${GESTURED_SKIP_DEBIAN:-}" ]; then
+  pkgs="$pkgs debootstrap iproute2"
+fi
 if [ "${1:-}" = "--arm64" ]; then
   pkgs="qemu-system-arm qemu-user-static binfmt-support debootstrap e2fsprogs kmod xz-utils cpio wget git"
 fi
