@@ -716,7 +716,7 @@ public final class Arena {
         let began = !h.discrete
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
-            if members[j].ledger.status.undecided {
+            if members[j].ledger.undecided {
                 fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
             dropPending(
