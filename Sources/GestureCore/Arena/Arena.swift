@@ -52,7 +52,7 @@ public struct RecognizerFilter: Sendable, Equatable {
 
     /// It names no device, or one whose name is part of `device`'s.
     func takes(device: String) -> Bool {
-        devices.isEmpty || devices.contains { device.contains($0) }
+        devices.isEmpty || devices.contains { device.includes($0) }
     }
 
     /// It has no region, or one holding the sequence's `start`.
