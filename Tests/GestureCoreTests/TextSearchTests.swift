@@ -9,7 +9,10 @@ import Testing
 struct TextSearchTests {
     @Test func findsWhatContainsFinds() {
         let names = ["Goodix Capacitive TouchScreen", "elan-touchscreen", "é", "e\u{301}", "", "ab", "aab", "Touch"]
-        let parts = ["", "Touch", "touch", "Screen", "Goodix Capacitive TouchScreen", "TouchScreen!", "é", "e\u{301}", "ab", "b", "x"]
+        let parts = [
+            "", "Touch", "touch", "Screen", "Goodix Capacitive TouchScreen", "TouchScreen!", "é", "e\u{301}", "ab", "b",
+            "x",
+        ]
         for n in names {
             for p in parts {
                 #expect(n.includes(p) == n.contains(p), "'\(n)' includes '\(p)'")
