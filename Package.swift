@@ -10,6 +10,20 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+// The modules gesture-run is made of use neither Swift concurrency nor regexes:
+// importing them only because the compiler does by default links
+// libswift_Concurrency, libdispatch, libswift_StringProcessing and
+// libswift_RegexParser into it, 1.5 MB of resident memory at every start
+// (BENCHMARKS.md). Release builds, the ones installed, leave those imports out.
+let lean: [SwiftSetting] =
+    strict + [
+        .unsafeFlags(
+            [
+                "-Xfrontend", "-disable-implicit-concurrency-module-import",
+                "-Xfrontend", "-disable-implicit-string-processing-module-import",
+            ], .when(configuration: .release))
+    ]
+
 // gesturectl's command line. A build that must not fetch (Debian's, see
 // debian/rules) names a local copy of the package, a directory named
 // swift-argument-parser, in GESTURED_ARGUMENT_PARSER_PATH.
@@ -40,20 +54,20 @@ let package = Package(
         .target(name: "CAllocCounter"),
         // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C API.
         .target(name: "CTomlShim"),
-        .target(name: "GestureCore", swiftSettings: strict),
+        .target(name: "GestureCore", swiftSettings: lean),
         // Errno, file descriptors, the EINTR retry, the monotonic clock, the socket calls, the
         // epoll loop, timer and signals, the log: the one system layer, daemon and clients alike.
-        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinux", "CSocketShim"], swiftSettings: strict),
+        .target(name: "LinuxSystem", dependencies: ["GestureCore", "CLinux", "CSocketShim"], swiftSettings: lean),
         // The socket protocol's vocabulary, spoken by the daemon and its clients.
-        .target(name: "GestureProtocol", dependencies: ["GestureCore"], swiftSettings: strict),
+        .target(name: "GestureProtocol", dependencies: ["GestureCore"], swiftSettings: lean),
         .target(
             name: "GestureConfig",
             dependencies: ["GestureCore", "LinuxSystem", "CTomlShim"],
-            swiftSettings: strict),
+            swiftSettings: lean),
         .target(
             name: "LinuxInput",
             dependencies: ["GestureCore", "LinuxSystem", "CLibevdev", "CLibudev", "CMtdev"],
-            swiftSettings: strict),
+            swiftSettings: lean),
         .target(
             name: "GestureDaemon",
             dependencies: [
@@ -64,13 +78,13 @@ let package = Package(
         // The client side of the socket (gesturectl and gesture-run): nothing of the daemon.
         .target(
             name: "GestureClient", dependencies: ["GestureCore", "GestureConfig", "GestureProtocol", "LinuxSystem"],
-            swiftSettings: strict),
+            swiftSettings: lean),
         // lisgd's command line, its translation and its device loop: no Foundation, so
         // the lean gesture-run can link it as well as gesturectl.
         .target(
             name: "GestureLisgd",
             dependencies: ["GestureCore", "GestureConfig", "GestureClient", "LinuxInput", "LinuxSystem", "CLinux"],
-            swiftSettings: strict),
+            swiftSettings: lean),
         // Offline tools (replay, bench, devices, evaluation, explain): gesturectl only.
         .target(
             name: "GestureTools",
@@ -99,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "gesture-run",
             dependencies: ["GestureClient", "GestureConfig", "GestureLisgd", "LinuxInput", "LinuxSystem", "CLinux"],
-            swiftSettings: strict),
+            swiftSettings: lean),
         // libFuzzer targets, one per entry point. scripts/fuzz.sh builds each with
         // -sanitize=fuzzer,address -DFUZZING; the plain build makes stand-ins that
         // only say so (libFuzzer is not linked).

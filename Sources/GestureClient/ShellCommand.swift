@@ -3,8 +3,8 @@ import Glibc
 /// Starting `/bin/sh -c COMMAND` for one event: the event line on its stdin
 /// (through a fresh pipe, closed after the line, so the command sees end of
 /// file; without a line, our stdin), our environment with the event's variables replacing any of the
-/// same name, our stdout and stderr, SIGPIPE back to its default and no signal
-/// blocked.
+/// same name (with none, our environment exactly as it is), our stdout and stderr, SIGPIPE back to
+/// its default and no signal blocked.
 /// Never waits: the caller reaps the child.
 enum ShellCommand {
     struct Failure: Error, CustomStringConvertible {
@@ -23,21 +23,26 @@ enum ShellCommand {
         _ command: String, input: String?, environment extra: [(String, String)],
         newSession: Bool
     ) -> Result<pid_t, Failure> {
-        var fds: [Int32] = [-1, -1]
+        var fds: (Int32, Int32) = (-1, -1)
         if input != nil {
-            guard pipe(&fds) == 0 else {
+            let made = withUnsafeMutableBytes(of: &fds) { pipe($0.baseAddress!.assumingMemoryBound(to: Int32.self)) }
+            guard made == 0 else {
                 return .failure(Failure(description: "pipe: \(String(cString: strerror(errno)))"))
             }
             // Close-on-exec on both: the dup2 to stdin is what the child keeps.
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(fds.0, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds.1, F_SETFD, FD_CLOEXEC)
         }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let (readEnd, writeEnd) = fds
+        // File actions only for the event line on stdin; without one the child
+        // keeps our descriptors as they are, and none are given.
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        if input != nil { posix_spawn_file_actions_adddup2(&actions, readEnd, 0) }
-        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+        }
+        defer { if input != nil { posix_spawn_file_actions_destroy(&actions) } }
 
-        let argv = ["/bin/sh", "-c", command]
         // Signals we ignore (SIGPIPE) would stay ignored in the command: `yes | head` would never end.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -55,8 +60,27 @@ enum ShellCommand {
         if newSession { flags |= setSessionFlag }
         posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
-        let r = withCStrings(argv) { cargv in
-            withEnvironment(replacing: extra) { cenv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, cargv, cenv)
+        // argv is `/bin/sh -c COMMAND`, the strings lent where they are (no
+        // copies); the environment is ours as it is when nothing replaces a
+        // variable (`gesturectl lisgd`), else built per command.
+        let r = "/bin/sh".withCString { shell in
+            "-c".withCString { dashC in
+                command.withCString { text in
+                    withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: 4) { argv in
+                        argv[0] = UnsafeMutablePointer(mutating: shell)
+                        argv[1] = UnsafeMutablePointer(mutating: dashC)
+                        argv[2] = UnsafeMutablePointer(mutating: text)
+                        argv[3] = nil
+                        return withPointer(to: &actions, if: input != nil) { fileActions in
+                            if extra.isEmpty {
+                                return posix_spawn(&pid, shell, fileActions, &attributes, argv.baseAddress!, environ)
+                            }
+                            return withEnvironment(replacing: extra) { cenv in
+                                posix_spawn(&pid, shell, fileActions, &attributes, argv.baseAddress!, cenv)
+                            }
+                        }
+                    }
+                }
             }
         }
         if readEnd >= 0 { close(readEnd) }
@@ -75,6 +99,11 @@ enum ShellCommand {
         close(writeEnd)
         return .success(pid)
     }
+}
+
+/// Calls `body` with a pointer to `value` when `given`, else with nil.
+private func withPointer<T, R>(to value: inout T, if given: Bool, _ body: (UnsafePointer<T>?) -> R) -> R {
+    given ? withUnsafePointer(to: &value) { body($0) } : body(nil)
 }
 
 /// Calls `body` with our environment as a NULL-terminated C array, `extra`

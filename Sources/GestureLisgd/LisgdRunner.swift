@@ -92,6 +92,17 @@ public final class LisgdRunner {
         return exitStatus
     }
 
+    /// Each binding's command as the runner takes it, by binding number: made
+    /// at its first fire and kept, not made again for every fire.
+    private var madeCommands: [Int: [ActionRunner.Command]] = [:]
+
+    private func command(of b: LisgdBinding) -> [ActionRunner.Command] {
+        if let c = madeCommands[b.number] { return c }
+        let c = [ActionRunner.Command(exec: b.command, label: "binding \(b.number)")]
+        madeCommands[b.number] = c
+        return c
+    }
+
     private func stop(_ why: String?, status: Int32) {
         if let why { say(why) }
         exitStatus = status
@@ -114,8 +125,7 @@ public final class LisgdRunner {
             if verbose, e.state != .failed, translation.route(named: e.name) != nil { say("event: \(e.json)") }
             guard let b = translation.binding(for: e) else { return }
             if verbose { say("binding \(b.number) '\(b.text)': execute \(b.command)") }
-            commands.run(
-                [.init(exec: b.command, label: "binding \(b.number)")], eventLine: nil, environment: [], event: e.name)
+            commands.run(command(of: b), eventLine: nil, environment: [], event: e.name)
         }
         do { try timer.arm(at: pipeline.nextDeadline) } catch { say("timerfd_settime: \(error)") }
     }

@@ -248,7 +248,7 @@ public enum Replay {
             lastTime = e.time
             pen.feed(through: e.time, to: pipeline)
             if let converter { converter.put(e) { pipeline.feed($0) } } else { pipeline.feed(e) }
-            try pipeline.drain(emit)
+            try pipeline.drain { try emit($0) }
         }
         guard let pipeline, var last = lastTime else { return }
         // The pen's events after the last touch: its last proximity change says
@@ -256,7 +256,7 @@ public enum Replay {
         if let penLast = penEvents.last?.time, last < penLast {
             pen.feed(through: nil, to: pipeline)
             pipeline.advance(to: penLast)
-            try pipeline.drain(emit)
+            try pipeline.drain { try emit($0) }
             last = penLast
         }
         let decoder = pipeline.decoder
@@ -273,10 +273,10 @@ public enum Replay {
                 "warning: \(path) ends with \(down) finger(s) still down; what they began is cancelled (\(endOfRecording))"
             )
             pipeline.cancelAll(at: last, because: .endOfRecording)
-            try pipeline.drain(emit)
+            try pipeline.drain { try emit($0) }
         }
         pipeline.advance(to: last.adding(microseconds: 60_000_000))
-        try pipeline.drain(emit)
+        try pipeline.drain { try emit($0) }
     }
 }
 

@@ -97,6 +97,36 @@ extension ChildProcesses {
                 })
         }
 
+        /// With no variable to replace (`gesturectl lisgd`'s bindings), our
+        /// environment is handed over as it is: every variable, `=` in values included.
+        @Test func withNoVariablesToReplaceCommandsGetOurEnvironmentAsItIs() throws {
+            let out = "\(scratch.path)/env"
+            let runner = ActionRunner(maxRunning: 4, newSession: false, warn: Warnings().add)
+            runner.run(
+                [.init(exec: "env > \(out).tmp; mv \(out).tmp \(out)", label: "a")], eventLine: nil,
+                environment: [], event: "e")
+            #expect(eventually { readText(out) != nil })
+            let lines = (readText(out) ?? "").split(separator: "\n").map(String.init)
+            // Ours, but for what the shell itself sets and what `env` cannot print one a line.
+            var ours: [String] = []
+            var p = environ
+            while let entry = p.pointee {
+                p += 1
+                let e = String(cString: entry)
+                let name = e.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if ["PWD", "OLDPWD", "SHLVL", "_"].contains(name) || e.contains("\n") { continue }
+                ours.append(e)
+            }
+            #expect(!ours.isEmpty)
+            let missing = ours.filter { !lines.contains($0) }
+            #expect(missing.isEmpty, "not passed as they are: \(missing)")
+            #expect(
+                eventually {
+                    runner.reap()
+                    return !runner.hasRunning
+                })
+        }
+
         @Test func commandsGetTheEventOnStdinAndInVariables() throws {
             let dir = scratch.path
             let warnings = Warnings()

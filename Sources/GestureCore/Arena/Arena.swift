@@ -52,7 +52,7 @@ public struct RecognizerFilter: Sendable, Equatable {
 
     /// It names no device, or one whose name is part of `device`'s.
     func takes(device: String) -> Bool {
-        devices.isEmpty || devices.contains { device.contains($0) }
+        devices.isEmpty || devices.contains { device.includes($0) }
     }
 
     /// It has no region, or one holding the sequence's `start`.
@@ -716,7 +716,7 @@ public final class Arena {
         let began = !h.discrete
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
-            if members[j].ledger.status.undecided {
+            if members[j].ledger.undecided {
                 fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
             dropPending(

@@ -28,10 +28,21 @@ extension Arena {
     /// 6. a held member waits for at least one requirement that has not stood
     ///    aside from its sequence (else it would have been released).
     struct Ledger {
-        /// Where the member stands in its current decision. Setting it keeps `tag` in step.
-        var status: Status = .idle { didSet { tag = status.tag } }
+        /// Where the member stands in its current decision. Setting it keeps `tag`
+        /// in step from the value set: the status that was is not read (a held
+        /// status carries its report, and copying it out to read its tag costs).
+        var status: Status {
+            get { current }
+            set {
+                tag = newValue.tag
+                current = newValue
+            }
+        }
+        private var current: Status = .idle
         /// `status` without its data: what the per-frame path looks at, cheap to read.
         private(set) var tag = Status.Tag.idle
+        /// Possible or held: its decision about its sequence is still to come.
+        var undecided: Bool { tag == .possible || tag == .held }
         /// The latest sequence it takes part in.
         var sequence: UInt64 = 0
         /// The first sequence its current decision is about.
@@ -69,14 +80,16 @@ extension Arena {
         /// Sequence `s` starts; `takesPart`: the member's filter and profile accept it.
         mutating func start(_ s: UInt64, takesPart: Bool) -> Start {
             var kept: UInt64?
-            switch status {
+            // By the tag: most members are idle or done at a start, and their
+            // status need not be copied out to be told so.
+            switch tag {
             case .possible:
                 if takesPart { sequence = s }
                 return .goesOn
-            case .held(let h):
+            case .held:
                 // Its decision about the last sequence waits on; the recognizer
                 // itself is free to watch this one.
-                pending.append(Pending(held: h, sequence: sequence))
+                if case .held(let h) = current { pending.append(Pending(held: h, sequence: sequence)) }
                 kept = sequence
             case .idle, .done, .active:
                 break
@@ -143,13 +156,6 @@ extension Arena {
             case .held: .held
             case .active: .active
             case .done: .done
-            }
-        }
-
-        var undecided: Bool {
-            switch self {
-            case .possible, .held: true
-            case .idle, .active, .done: false
             }
         }
 

@@ -130,7 +130,7 @@ public struct DeviceMatch: Sendable, Equatable {
     }
 
     public func matches(_ d: DeviceDescription, syspath: String? = nil) -> Bool {
-        if let name, !d.name.contains(name) { return false }
+        if let name, !d.name.includes(name) { return false }
         if let vendorProduct, vendorProduct.lowercased() != d.vendorProduct { return false }
         if let want = self.syspath, want != syspath { return false }
         return name != nil || vendorProduct != nil || self.syspath != nil

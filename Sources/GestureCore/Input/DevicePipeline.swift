@@ -25,6 +25,7 @@ public final class DevicePipeline {
         arena = configuration.makeArena(device: description.name)
         arena.log = log
         events.reserveCapacity(16)
+        spare.reserveCapacity(16)
     }
 
     /// Feeds one kernel event; a completed frame goes through the arena.
@@ -103,11 +104,28 @@ public final class DevicePipeline {
         if decoder.cancelAllTouches(at: time) { arena.handle(decoder.lastFrame, into: &events) }
     }
 
-    /// Hands out the pending events and forgets them.
-    public func drain(_ body: (GestureEvent) throws -> Void) rethrows {
+    /// Hands out the pending events and forgets them. Each is lent where it
+    /// lies (`inout`, so that it need not be copied out, its strings retained,
+    /// and destroyed twice); a change `body` makes to it is forgotten with it.
+    /// Events that `body` causes (a feed from inside it) are kept for the next
+    /// drain.
+    public func drain(_ body: (inout GestureEvent) throws -> Void) rethrows {
         // Most frames and reads end nothing: no event to hand out or forget.
         if events.isEmpty { return }
-        defer { events.removeAll(keepingCapacity: true) }
-        for e in events { try body(e) }
+        // The events go to a local array, and `events` takes the spare
+        // storage: what `body` causes lands there, not under its feet.
+        var handed: [GestureEvent] = []
+        swap(&handed, &spare)
+        swap(&handed, &events)
+        defer {
+            handed.removeAll(keepingCapacity: true)
+            spare = handed
+        }
+        try handed.withUnsafeMutableBufferPointer { all in
+            for i in all.indices { try body(&all[i]) }
+        }
     }
+
+    /// `events`' other storage, empty between drains.
+    private var spare: [GestureEvent] = []
 }
