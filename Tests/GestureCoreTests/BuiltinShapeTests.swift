@@ -78,10 +78,13 @@ struct BuiltinShapeTests {
     /// none (0.2 % of 400 is under one), but for a line into or out of a loop and
     /// an α. Before the rule on straight stretches outside the loop they read 14,
     /// 9 and 14: lines of about one radius, off the tangent, that run straight for
-    /// less than `max_straight`. Most of the ones left are loops that end on
-    /// their line or short of it without coming back within a tenth of a radius
-    /// of it, so that no closing is found.
-    static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [.loopAtEnd: 2, .loopAtStart: 5, .alpha: 1]
+    /// less than `max_straight`; 2, 5 and 1 with it. Where no closing is found,
+    /// the loop closes where an end comes nearest (within 0.15 radii): a loop
+    /// whose line out passes 0.1–0.15 radii from its start takes that family
+    /// from 5 to 4. Most of the ones left are lines of about a radius that run
+    /// into or out of the loop as a chord across it: the loop passes over the
+    /// line's far end, so nothing lies outside where it closes.
+    static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [.loopAtEnd: 2, .loopAtStart: 4, .alpha: 1]
 
     @Test(arguments: ShapeGenerator.LoopFamily.allCases)
     func aStrokeWithALoopIsNoCircle(_ family: ShapeGenerator.LoopFamily) {
