@@ -101,7 +101,7 @@ min_arm_ratio = 1.4         # second arm at least this many times as long as the
 max_arm_ratio = 8.0
 min_rise_ratio = 1.5        # second arm rises at least this many times the first arm's drop
                             # (with min_arm_ratio, what tells a checkmark from a V)
-min_run_ratio = 1.2         # or, a flat second arm: runs right this many times the first arm's
+min_run_ratio = 1.0         # or, a flat second arm: runs right this many times the first arm's
                             # length, ending above the start (a V's runs about as far as its first)
 min_length_mm = 8.0         # both arms together
 first_arm_min_deg = 0       # first arm's angle below horizontal (90 = straight down)

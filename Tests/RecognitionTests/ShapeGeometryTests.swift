@@ -64,6 +64,28 @@ struct ShapeGeometryTests {
         #expect((l.lead ?? 0) >= 11, "the line lies outside: \(l)")
     }
 
+    @Test func aLoopEndingShortOfItsLineComesNearestTheLine() {
+        let r = 20.0
+        // 12 samples of a line straight up into the circle's lowest point, then
+        // 0.97 of a turn: the loop ends about 4 mm short of where it began,
+        // never within 2 mm of the line.
+        var lasso = (0..<12).map { i in Point(x: 50, y: 94 - Double(i) * 2) }
+        lasso += (0..<52).map { i in
+            let a = Double.pi / 2 + 0.97 * 2 * Double.pi * Double(i) / 51
+            return Point(x: 50 + r * cos(a), y: 50 + r * sin(a))
+        }
+        let turning = PathTurning(lasso, span: 2)
+        let l = loopClosings(lasso, turning, in: 0..<64, within: 2, after: Double.pi * r)
+        #expect(l.lead == nil && l.tail == nil, "\(l)")
+        let n = nearestApproach(lasso, turning, of: 63, in: 0..<64, after: Double.pi * r)
+        #expect(
+            (n?.segment ?? 0) >= 10 && (n?.distance ?? 99) < 4.5, "the line lies before it: \(String(describing: n))")
+        // A circle stopping as short comes nearest its own start.
+        let short = Array(lasso[12...])
+        let s = nearestApproach(short, PathTurning(short, span: 2), of: 51, in: 0..<52, after: Double.pi * r)
+        #expect(s?.segment == 0, "\(String(describing: s))")
+    }
+
     @Test func aHookAtEitherEndIsCutAndAPlainStrokeIsLeftAlone() {
         // A straight stroke right, with a 3-sample hook back down-left at its end.
         var p = (0..<40).map { Point(x: Double($0), y: 0) }

@@ -17,11 +17,13 @@ public final class CheckmarkRecognizer: Recognizer {
         /// Second arm's rise / first arm's drop, at least.
         public var minRiseRatio = 1.5
         /// Or, for a flat second arm: its run to the right / the first arm's
-        /// length, at least (and it ends above the start). A short steep first arm
-        /// and a long flat second one rise less than `minRiseRatio`; a V's second
-        /// arm runs right about as far as its first arm's run, well short of that
-        /// arm's length, however lopsided.
-        public var minRunRatio = 1.2
+        /// length, at least (and it ends above the start, after a first arm
+        /// that went right). A short steep first arm and a long flat second one
+        /// rise less than `minRiseRatio`, and so does a second arm flatter than
+        /// the first that is only 1.5 times as long; a V's second arm runs right
+        /// about as far as its first arm's run, short of that arm's length,
+        /// however lopsided. A delete mark's first arm goes back left.
+        public var minRunRatio = 1.0
         public var minLengthMM = 8.0
         /// First arm: angle below the horizontal, degrees (90 = straight down).
         public var firstArmMinDegrees = 0.0
@@ -134,7 +136,7 @@ public final class CheckmarkRecognizer: Recognizer {
         }
         let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
         let run = b.x / max(a.length, 0.001)
-        let flatSecondArm = run >= parameters.minRunRatio && end.y < start.y
+        let flatSecondArm = run >= parameters.minRunRatio && end.y < start.y && a.x > 0
         if rise < parameters.minRiseRatio && !flatSecondArm {
             return .rise(rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio)
         }
@@ -173,7 +175,8 @@ extension CheckmarkRecognizer.Parameters {
                 "second arm rises at least this many times the first arm's drop"),
             .number(
                 "min_run_ratio", \.minRunRatio, 0...50,
-                "or runs right at least this many times the first arm's length (a flat second arm)"),
+                "or runs right at least this many times the first arm's length, after a first arm that went right (a flat second arm)"
+            ),
             .number("min_length_mm", \.minLengthMM, 0...500, "both arms together"),
             .number(
                 "first_arm_min_deg", \.firstArmMinDegrees, -90...180,

@@ -108,6 +108,12 @@ public final class CircleRecognizer: Recognizer {
     /// short lead-in or tail; a line into or out of a loop runs on straight
     /// across where the loop closes.
     static let maxStraightOutsideLoop = 0.7
+    /// Where the stroke never comes back within `closingRadii` of itself, the
+    /// loop closes where an end comes nearest the part of the stroke half a
+    /// circle or more away, if within this many radii: a loop that ends on its
+    /// line or just short of it. A circle that stops short ends nearest its
+    /// own start, with nothing before it.
+    static let approachRadii = 0.15
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -202,8 +208,23 @@ public final class CircleRecognizer: Recognizer {
             return .turnsBack(back.degrees, fromEnd: back.fromEnd, maxHook: CircleRecognizer.hookRadii)
         }
         var straight = 0.0, straightOutside = 0.0
-        let closing = loopClosings(
+        var closing = loopClosings(
             samples, turning, in: kept, within: CircleRecognizer.closingRadii * r, after: Double.pi * r)
+        // A loop that ends on its line, or short of it, comes back nowhere
+        // within closingRadii: it closes where its end comes nearest.
+        let approach = CircleRecognizer.approachRadii * r
+        if closing.lead == nil,
+            let n = nearestApproach(samples, turning, of: kept.upperBound - 1, in: kept, after: Double.pi * r),
+            n.distance <= approach
+        {
+            closing.lead = n.segment
+        }
+        if closing.tail == nil,
+            let n = nearestApproach(samples, turning, of: kept.lowerBound, in: kept, after: Double.pi * r),
+            n.distance <= approach
+        {
+            closing.tail = n.segment + 1
+        }
         straightStretches(turning, in: kept, fraction: CircleRecognizer.straightFraction) { from, to in
             let length = turning.length(from: from, to: to) / r
             straight = max(straight, length)

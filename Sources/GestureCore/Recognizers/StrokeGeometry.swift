@@ -342,3 +342,24 @@ public func distance(from q: Point, toSegment a: Point, _ b: Point) -> Double {
     let f = min(max(((q.x - a.x) * d.x + (q.y - a.y) * d.y) / l2, 0), 1)
     return q.distance(to: a + d * f)
 }
+
+/// Where an end of a path comes nearest the rest of it: of the segments at least
+/// `after` along the path from sample `i` (the path's first or last sample in
+/// `range`), the one nearest to it, and how near. A loop that ends on or short
+/// of a line without coming back onto it ends nearest that line. Nil when no
+/// segment lies so far along.
+public func nearestApproach(
+    _ p: [Point], _ t: PathTurning, of i: Int, in range: Range<Int>, after: Double
+) -> (segment: Int, distance: Double)? {
+    var best: (segment: Int, distance: Double)? = nil
+    var j = range.lowerBound
+    while j < range.upperBound - 1 {
+        let far = j >= i ? t.length(from: i, to: j) >= after : t.length(from: j + 1, to: i) >= after
+        if far {
+            let d = distance(from: p[i], toSegment: p[j], p[j + 1])
+            if d < (best?.distance ?? .infinity) { best = (j, d) }
+        }
+        j += 1
+    }
+    return best
+}

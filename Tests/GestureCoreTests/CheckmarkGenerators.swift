@@ -1,0 +1,76 @@
+@testable import GestureCore
+
+/// Seeded generators of checkmarks and V's near the line between them: checkmarks
+/// whose second arm is only 1.5–2 times the first, with a rounded corner, slanted
+/// either way; V's whose arms are nearly equal or a little lopsided. Each is two
+/// straight arms joined by an arc, drawn at a steady pace with a speed profile,
+/// sampled at 100 Hz with 0.1 mm of jitter.
+extension ShapeGenerator {
+    /// Two arms from the start: `first` mm at `down` degrees below the horizontal,
+    /// then `second` mm at `up` degrees above it, the corner between them rounded
+    /// with an arc of `corner` mm radius, the whole turned by `slant` degrees
+    /// (positive: clockwise on screen) about its start, drawn in `durationMS`.
+    static func roundedVee(
+        _ g: inout SplitMix64, first: Double, down: Double, second: Double, up: Double, corner: Double,
+        slant: Double, durationMS: Double
+    ) -> [Point] {
+        let d1 = down * Double.pi / 180, d2 = -up * Double.pi / 180
+        let u1 = Point(x: cos(d1), y: sin(d1)), u2 = Point(x: cos(d2), y: sin(d2))
+        // The arc meets each arm `back` mm from the vertex.
+        let opening = Double.pi - (down + up) * Double.pi / 180
+        let back = min(corner * cos(opening / 2) / max(sin(opening / 2), 1e-3), 0.45 * min(first, second))
+        let vertex = u1 * first
+        var path = [Point.zero]
+        func lineTo(_ p: Point) {
+            let from = path[path.count - 1]
+            let n = max(1, Int(from.distance(to: p) / 0.05))
+            for i in 1...n { path.append(from + (p - from) * (Double(i) / Double(n))) }
+        }
+        lineTo(vertex - u1 * back)
+        // The corner: a quadratic Bézier from one arm to the other, through near the vertex.
+        let a = vertex - u1 * back, b = vertex + u2 * back
+        for i in 1...20 {
+            let t = Double(i) / 20
+            path.append(a * ((1 - t) * (1 - t)) + vertex * (2 * (1 - t) * t) + b * (t * t))
+        }
+        lineTo(vertex + u2 * second)
+        var along = [0.0]
+        for i in 1..<path.count { along.append(along[i - 1] + path[i].distance(to: path[i - 1])) }
+        let total = along[along.count - 1]
+        let s = slant * Double.pi / 180
+        let origin = mm(90 + g.uniform(-20...0), 30 + g.uniform(-10...10))
+        let speed = ShapeGenerator.speed(&g)
+        let n = max(8, Int(durationMS / 10))
+        var j = 1
+        return (0...n).map { i in
+            let at = speed.progress(Double(i) / Double(n)) * total
+            while j < along.count - 1 && along[j] < at { j += 1 }
+            let f = along[j] > along[j - 1] ? (at - along[j - 1]) / (along[j] - along[j - 1]) : 0
+            let p = path[j - 1] + (path[j] - path[j - 1]) * min(max(f, 0), 1)
+            let q = Point(x: p.x * cos(s) - p.y * sin(s), y: p.x * sin(s) + p.y * cos(s))
+            return jitter(origin + q, &g)
+        }
+    }
+
+    /// A checkmark close to a V: the second arm 1.5–2 times the first (6–14 mm),
+    /// the first 40–60° down, the second 45–62° up, the corner rounded by up to a
+    /// fifth of the first arm, slanted up to 15° either way, in 250–900 ms.
+    static func nearVCheckmark(_ g: inout SplitMix64) -> [Point] {
+        let first = g.uniform(6...14)
+        return roundedVee(
+            &g, first: first, down: g.uniform(40...60), second: first * g.uniform(1.5...2.0),
+            up: g.uniform(45...62), corner: first * g.uniform(0...0.2), slant: g.uniform(-15...15),
+            durationMS: g.uniform(250...900))
+    }
+
+    /// A V a little lopsided: the second arm 1.0–1.3 times the first (8–25 mm),
+    /// both 55–75° from the horizontal, the corner rounded by up to a fifth of the
+    /// first arm, slanted up to 10° either way, in 250–900 ms.
+    static func lopsidedV(_ g: inout SplitMix64) -> [Point] {
+        let first = g.uniform(8...25)
+        return roundedVee(
+            &g, first: first, down: g.uniform(55...75), second: first * g.uniform(1.0...1.3),
+            up: g.uniform(55...75), corner: first * g.uniform(0...0.2), slant: g.uniform(-10...10),
+            durationMS: g.uniform(250...900))
+    }
+}
