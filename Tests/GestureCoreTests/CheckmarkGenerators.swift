@@ -34,19 +34,14 @@ extension ShapeGenerator {
             path.append(a * ((1 - t) * (1 - t)) + vertex * (2 * (1 - t) * t) + b * (t * t))
         }
         lineTo(vertex + u2 * second)
-        var along = [0.0]
-        for i in 1..<path.count { along.append(along[i - 1] + path[i].distance(to: path[i - 1])) }
-        let total = along[along.count - 1]
+        var walk = Walk(path)
+        let total = walk.length
         let s = slant * Double.pi / 180
         let origin = mm(90 + g.uniform(-20...0), 30 + g.uniform(-10...10))
         let speed = ShapeGenerator.speed(&g)
         let n = max(8, Int(durationMS / 10))
-        var j = 1
         return (0...n).map { i in
-            let at = speed.progress(Double(i) / Double(n)) * total
-            while j < along.count - 1 && along[j] < at { j += 1 }
-            let f = along[j] > along[j - 1] ? (at - along[j - 1]) / (along[j] - along[j - 1]) : 0
-            let p = path[j - 1] + (path[j] - path[j - 1]) * min(max(f, 0), 1)
+            let p = walk.point(at: speed.progress(Double(i) / Double(n)) * total)
             let q = Point(x: p.x * cos(s) - p.y * sin(s), y: p.x * sin(s) + p.y * cos(s))
             return jitter(origin + q, &g)
         }

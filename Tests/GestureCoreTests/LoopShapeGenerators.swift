@@ -70,9 +70,8 @@ extension ShapeGenerator {
         let loopMS = g.uniform(400...2500)
         let speed = ShapeGenerator.speed(&g)
         let path = pen.points
-        var along = [0.0]
-        for i in 1..<path.count { along.append(along[i - 1] + path[i].distance(to: path[i - 1])) }
-        let total = along[along.count - 1]
+        var walk = Walk(path)
+        let total = walk.length
         // Centred on the drawing's box, then on the panel.
         let box = Box(bounding: path)!
         let mid = Point(x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2)
@@ -83,12 +82,8 @@ extension ShapeGenerator {
                 + Point(x: q.x * cos(rotation) - q.y * sin(rotation), y: q.x * sin(rotation) + q.y * cos(rotation))
         }
         let n = max(8, Int(total / (2 * Double.pi) * loopMS / 10))
-        var j = 1
         return (0...n).map { i in
-            let s = speed.progress(Double(i) / Double(n)) * total
-            while j < along.count - 1 && along[j] < s { j += 1 }
-            let f = along[j] > along[j - 1] ? (s - along[j - 1]) / (along[j] - along[j - 1]) : 0
-            let p = path[j - 1] + (path[j] - path[j - 1]) * min(max(f, 0), 1)
+            let p = walk.point(at: speed.progress(Double(i) / Double(n)) * total)
             return jitter(placed(p), &g)
         }
     }

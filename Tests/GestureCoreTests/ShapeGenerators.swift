@@ -28,6 +28,29 @@ enum ShapeGenerator {
         Point(x: p.x + g.gaussian() * sd, y: p.y + g.gaussian() * sd)
     }
 
+    /// A polyline walked by its length: `point(at:)` gives the point that far
+    /// along it, for lengths that never go back from one call to the next.
+    struct Walk {
+        let path: [Point]
+        let along: [Double]
+        private var j = 1
+
+        init(_ path: [Point]) {
+            var along = [0.0]
+            for i in 1..<path.count { along.append(along[i - 1] + path[i].distance(to: path[i - 1])) }
+            self.path = path
+            self.along = along
+        }
+
+        var length: Double { along[along.count - 1] }
+
+        mutating func point(at s: Double) -> Point {
+            while j < along.count - 1 && along[j] < s { j += 1 }
+            let f = along[j] > along[j - 1] ? (s - along[j - 1]) / (along[j] - along[j - 1]) : 0
+            return path[j - 1] + (path[j] - path[j - 1]) * min(max(f, 0), 1)
+        }
+    }
+
     /// A closed loop as people draw one: an ellipse (`ratio` minor/major, tilted
     /// at random), with a slow wobble of the radius, a start inside or outside
     /// (`spiral`: the radius grows or shrinks by that share over the stroke),
