@@ -9,7 +9,9 @@
 # over thousands of recorded and generated strokes (AccuracyTests,
 # TemplateProtocolTests, TaughtShapeBesideBuiltInsTests, BuiltinShapeTests).
 # They run the same code as the recognizers' own suites, many times over, and
-# under the sanitizer took half the run's time; the plain `swift test` runs them.
+# take most of the time under the sanitizer: left to a plain `swift test` when
+# this script is run after one. scripts/test.sh, whose only run of the unit
+# tests is this one, sets GESTURED_ASAN_ALL=1.
 set -eu
 cd "$(dirname "$0")/.."
 SCRATCH=.build/asan

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs every test: unit and golden tests (swift test), the quick hot-path
-# benchmark (scripts/bench.sh --quick), the unit tests under
-# AddressSanitizer, a short fuzzing run of each entry point, the Debian packages
+# Runs every test: unit and golden tests (swift test, under AddressSanitizer),
+# the quick hot-path benchmark (scripts/bench.sh --quick), a short fuzzing run
+# of each entry point, the Debian packages
 # built and unit-tested with Debian trixie's Swift 6.0.3 (beside the host's
 # steps), then the real-kernel tests under qemu on the release build when the
 # harness is present (set GESTURED_SKIP_VM=1 to skip).
@@ -35,18 +35,24 @@ fi
 # Formatting (.swift-format): fails on unformatted Swift sources; where there is
 # no swift-format (Debian's Swift 6.0.3) it says so and passes.
 scripts/format.sh --check
-swift build --build-tests
-swift test
+# The unit and golden tests (swift test), once: under AddressSanitizer +
+# LeakSanitizer (scripts/asan.sh, its own build in .build/asan), so that a use
+# after free, an overflow or a leak fails them too. GESTURED_SKIP_SANITIZERS=1
+# runs them in the plain debug build instead, and leaves out the fuzzing below.
+if [ -z "${GESTURED_SKIP_SANITIZERS:-}" ]; then
+  GESTURED_ASAN_ALL=1 scripts/asan.sh
+else
+  swift build --build-tests
+  swift test
+fi
 # The hot path in a release build: prints the cost per event and the
 # allocations per frame of every fixture; fails only if a steady moving frame
 # allocates (set GESTURED_SKIP_BENCH=1 to skip).
 if [ -z "${GESTURED_SKIP_BENCH:-}" ]; then
   scripts/bench.sh --quick
 fi
-# The unit tests again under AddressSanitizer + LeakSanitizer, then each fuzz
-# target briefly from its seeds (set GESTURED_SKIP_SANITIZERS=1 to skip both).
+# Each fuzz target briefly from its seeds.
 if [ -z "${GESTURED_SKIP_SANITIZERS:-}" ]; then
-  scripts/asan.sh
   scripts/fuzz.sh quick
 fi
 # The Debian build started above: its output, and its verdict.
