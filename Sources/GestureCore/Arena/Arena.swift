@@ -687,9 +687,7 @@ public final class Arena {
     /// Member `j` is still deciding (possible or held) about sequence `s`.
     @inline(__always)
     private func isUndecided(_ j: Int, in s: UInt64) -> Bool {
-        roster[j]._withUnsafeGuaranteedRef { m in
-            (m.ledger.tag == .possible || m.ledger.tag == .held) && m.ledger.sequence == s
-        }
+        roster[j]._withUnsafeGuaranteedRef { m in m.ledger.undecided && m.ledger.sequence == s }
     }
 
     private func preventing(_ a: Int, _ b: Int) -> Bool {
