@@ -18,6 +18,7 @@ public final class LisgdRunner {
     private let timer: DeadlineTimer
     private let signals: SignalReceiver
     private let commands: ActionRunner
+    private let bindingCommands: [Int: [ActionRunner.Command]]
     private let verbose: Bool
     private let say: (String) -> Void
     private var exitStatus: Int32 = 0
@@ -39,6 +40,7 @@ public final class LisgdRunner {
         verbose: Bool, say: @escaping (String) -> Void
     ) throws(Errno) {
         self.translation = translation
+        bindingCommands = LisgdRunner.commands(of: translation)
         self.evdev = device
         self.verbose = verbose
         self.say = say
@@ -93,14 +95,18 @@ public final class LisgdRunner {
     }
 
     /// Each binding's command as the runner takes it, by binding number: made
-    /// at its first fire and kept, not made again for every fire.
-    private var madeCommands: [Int: [ActionRunner.Command]] = [:]
-
-    private func command(of b: LisgdBinding) -> [ActionRunner.Command] {
-        if let c = madeCommands[b.number] { return c }
-        let c = [ActionRunner.Command(exec: b.command, label: "binding \(b.number)")]
-        madeCommands[b.number] = c
-        return c
+    /// once with the translation, not again for every fire.
+    private static func commands(of translation: LisgdTranslation) -> [Int: [ActionRunner.Command]] {
+        var made: [Int: [ActionRunner.Command]] = [:]
+        for (_, route) in translation.routes {
+            let bindings: [LisgdBinding]
+            switch route {
+            case .swipe(let b): bindings = [b]
+            case .slider(let plus, let minus): bindings = [plus, minus].compactMap { $0 }
+            }
+            for b in bindings { made[b.number] = [ActionRunner.Command(exec: b.command, label: "binding \(b.number)")] }
+        }
+        return made
     }
 
     private func stop(_ why: String?, status: Int32) {
@@ -123,9 +129,9 @@ public final class LisgdRunner {
     private func dispatch() {
         pipeline.drain { e in
             if verbose, e.state != .failed, translation.route(named: e.name) != nil { say("event: \(e.json)") }
-            guard let b = translation.binding(for: e) else { return }
+            guard let b = translation.binding(for: e), let command = bindingCommands[b.number] else { return }
             if verbose { say("binding \(b.number) '\(b.text)': execute \(b.command)") }
-            commands.run(command(of: b), eventLine: nil, environment: [], event: e.name)
+            commands.run(command, eventLine: nil, environment: [], event: e.name)
         }
         do { try timer.arm(at: pipeline.nextDeadline) } catch { say("timerfd_settime: \(error)") }
     }
