@@ -2,7 +2,8 @@
 # Fuzzes gestured's entry points with libFuzzer: the evemu parser and replay,
 # decoder + arena on raw device events, the config loader, the protocol session.
 #
-#   scripts/fuzz.sh quick            every target briefly (CI: half a minute in all, once built)
+#   scripts/fuzz.sh quick            every target briefly, the same mutations each run
+#                                    (CI: half a minute in all, once built)
 #   scripts/fuzz.sh long [SECONDS]   every target in turn, SECONDS each (default 900)
 #   scripts/fuzz.sh run TARGET [SECONDS] [libFuzzer flags…]
 #                                    one target; TARGET is evemu, decoder, config or protocol
@@ -60,20 +61,40 @@ case "$mode" in
   quick)
     # Half a minute in all once built: two targets at a time (a fuzzer keeps
     # one core busy), each one's output shown when the pair has ended.
+    # The same mutations every run (-seed=1), so that what a run here finds a
+    # run anywhere finds (a busy machine only gets less far along the same
+    # sequence). A target that fails has its output shown last, then a line
+    # per target and the input it failed on, in hex.
     for t in $TARGETS; do build "$t" >/dev/null; done
     set -- $TARGETS
-    rc=0
+    failed=""
+    mkdir -p "$SCRATCH/artifacts"; : > "$SCRATCH/quick.start"
     while [ $# -gt 0 ]; do
       pair="$1 ${2:-}"; pids=""
       for t in $pair; do
-        fuzz "$t" "$SCRATCH/release/$(product "$t")" 12 > "$SCRATCH/$t.log" 2>&1 &
+        rm -f "$SCRATCH/$t.rc"
+        { rc=0; fuzz "$t" "$SCRATCH/release/$(product "$t")" 12 -seed=1 > "$SCRATCH/$t.log" 2>&1 || rc=$?
+          echo "$rc" > "$SCRATCH/$t.rc"; } &
         pids="$pids $!"
       done
-      for p in $pids; do wait "$p" || rc=1; done
-      for t in $pair; do cat "$SCRATCH/$t.log" >&2; done
+      for p in $pids; do wait "$p" || true; done
+      for t in $pair; do
+        if [ "$(cat "$SCRATCH/$t.rc" 2>/dev/null)" = 0 ]; then cat "$SCRATCH/$t.log" >&2; else failed="$failed $t"; fi
+      done
       shift; [ $# -gt 0 ] && shift
     done
-    exit $rc ;;
+    for t in $failed; do cat "$SCRATCH/$t.log" >&2; done
+    for t in $TARGETS; do
+      rc=$(cat "$SCRATCH/$t.rc" 2>/dev/null || echo none)
+      if [ "$rc" = 0 ]; then echo "fuzz.sh: $t passed" >&2; continue; fi
+      echo "fuzz.sh: $t FAILED (exit $rc; its output is above)" >&2
+      for a in "$SCRATCH/artifacts/$t-"*; do
+        [ -f "$a" ] && [ "$a" -nt "$SCRATCH/quick.start" ] || continue
+        echo "fuzz.sh: $t's input $a:" >&2
+        od -A d -t x1 -v "$a" | head -n 64 >&2
+      done
+    done
+    [ -z "$failed" ] ;;
   long)
     seconds=${2:-900}
     for t in $TARGETS; do run "$t" "$seconds"; done ;;
