@@ -180,6 +180,18 @@ make_root() {
         say "debootstrap took $(( $(date +%s) - t )) s"
         echo "$stamp" > "$dir/.first-stage"
     fi
+    # A first stage made where qemu-user was missing is finished here once it is there.
+    if [ -n "$user" ] && [ ! -f "$dir/.second-stage" ]; then
+        t=$(date +%s)
+        say "debootstrap --second-stage and the packaging tools, here through qemu-user"
+        QEMU_CPU=cortex-a72 chroot "$dir" /debootstrap/debootstrap --second-stage >&2
+        cp /etc/resolv.conf "$dir/etc/resolv.conf"
+        QEMU_CPU=cortex-a72 chroot "$dir" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $second" >&2
+        chroot "$dir" apt-get clean
+        rm -f "$dir/etc/resolv.conf"
+        echo done > "$dir/.second-stage"
+        say "second stage and packaging tools took $(( $(date +%s) - t )) s"
+    fi
     make_kernel "$dir"
     # Sparse: it holds the build too (qemu's snapshot keeps that out of the file).
     t=$(date +%s)
