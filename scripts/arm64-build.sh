@@ -28,11 +28,18 @@
 # and swift build goes on from the last target it finished (each is built on
 # its own first: scripts/build-steps.py).
 # `scripts/arm64-build.sh --root-only` makes (or checks) the cached root only.
+# `scripts/arm64-build.sh --test-tree TREE OUTDIR` boots the root to run the unit
+# tests of TREE, a tree built for arm64 on the host at /build
+# (scripts/arm64-cross-test.sh --guest); OUTDIR gets tests.log.
 set -eu
 cd "$(dirname "$0")/.."
 repo=$(pwd -P)
-root_only=""
+root_only="" test_tree=""
 if [ "${1:-}" = "--root-only" ]; then root_only=1; shift; fi
+if [ "${1:-}" = "--test-tree" ]; then
+    [ $# -ge 3 ] || { echo "usage: $0 --test-tree TREE OUTDIR" >&2; exit 2; }
+    test_tree=$(cd "$2" && pwd -P); shift 2
+fi
 out=${1:-$repo/.build-deb-arm64}
 cache=${GESTURED_TRIXIE_CACHE:-/var/cache/gestured-ci}
 mirror=${GESTURED_TRIXIE_MIRROR:-http://deb.debian.org/debian}
@@ -139,10 +146,12 @@ make_kernel() {
 }
 
 # The initramfs: the kept busybox and modules, and the current arm64-init.
+# (Written aside and moved, as a second guest may be booting from it.)
 make_initramfs() {
     cp Tests/vm/guest/arm64-init "$kdir/stage/init"
     chmod 755 "$kdir/stage/init"
-    (cd "$kdir/stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$kdir/initramfs.cpio.gz"
+    (cd "$kdir/stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$kdir/initramfs.cpio.gz.$$"
+    mv "$kdir/initramfs.cpio.gz.$$" "$kdir/initramfs.cpio.gz"
 }
 
 # --- the build root ------------------------------------------------------------
@@ -216,6 +225,21 @@ make_root() {
 make_root
 [ -n "$root_only" ] && { say "root: $img"; exit 0; }
 
+# --- unit tests built for arm64 on the host (scripts/arm64-cross-test.sh --guest) --
+if [ -n "$test_tree" ]; then
+    io=$(mktemp -d /var/tmp/gestured-arm64-test.XXXXXX)
+    echo "${ARM64_TEST_FILTER:+--filter $ARM64_TEST_FILTER}" > "$io/filter"
+    rc=0
+    boot_guest test "$io" "$build_timeout" \
+        -drive "file=$img,format=raw,if=none,id=root,snapshot=on" -device virtio-blk-pci,drive=root \
+        -virtfs "local,path=$test_tree,mount_tag=build,security_model=none,multidevs=remap" || rc=1
+    mkdir -p "$out"
+    cp "$io/progress" "$io/console.log" "$out/" 2>/dev/null || true
+    cp "$io/tests.log" "$out/tests.log" 2>/dev/null || say "the guest wrote no tests.log"
+    rm -rf "$io"
+    exit "$rc"
+fi
+
 # --- the build -------------------------------------------------------------------
 rev=$(git rev-parse HEAD)
 if [ -n "${ARM64_WORK:-}" ]; then
@@ -237,12 +261,18 @@ fi
 echo "$rev" > "$io/rev"
 git archive -o "$io/src.tar" HEAD
 echo "${DEB_BUILD_OPTIONS:-}" > "$io/deb_build_options"
-# The targets in an order where each comes after what it needs, built one swift
-# build each (the Makefile's GESTURED_BUILD_STEPS, debian/rules'
-# GESTURED_TEST_STEPS): swift build records what it built only when it
-# finishes, so a stopped guest loses at most the target it was building.
-swift package describe --type json | python3 scripts/build-steps.py > "$io/steps" \
-    || die "cannot list the package's targets (swift package describe)"
+# A build that goes on (ARM64_WORK): the targets in an order where each comes
+# after what it needs, built one swift build each (the Makefile's
+# GESTURED_BUILD_STEPS, debian/rules' GESTURED_TEST_STEPS): swift build records
+# what it built only when it finishes, so a stopped guest loses at most the
+# target it was building. That costs SwiftPM's parallel build of independent
+# targets (ArgumentParser beside gestured's own), so a build in one go leaves
+# it to SwiftPM.
+rm -f "$io/steps"
+if [ -n "${ARM64_WORK:-}" ]; then
+    swift package describe --type json | python3 scripts/build-steps.py > "$io/steps" \
+        || die "cannot list the package's targets (swift package describe)"
+fi
 share=""
 if [ -d /opt/swift-packages ]; then
     share="-virtfs local,path=/opt/swift-packages,mount_tag=swiftpkgs,security_model=none,readonly=on,multidevs=remap"

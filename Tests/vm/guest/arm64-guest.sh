@@ -7,7 +7,9 @@
 #   build: what scripts/debian-build.sh does on amd64: the committed tree
 #          (/io/src.tar, from git archive HEAD), `apt-get build-dep ./` and
 #          `swift package resolve` with network, `dpkg-buildpackage -us -uc -b`
-#          with none (unshare -n, loopback only), lintian; results to /io/out.
+#          with none (unshare -n, loopback only), lintian; results to /io/out;
+#   test:  the unit tests of a tree built for arm64 on the host, shared at
+#          /build (scripts/arm64-cross-test.sh --guest); output to /io/tests.log.
 # Each step's end goes to /io/progress with the guest's uptime; /io/rc is the
 # verdict. The guest powers itself off at the end.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -110,6 +112,21 @@ build)
     (cd .. && lintian --info --display-info --pedantic "$changes") > $io/out/lintian.txt 2>&1
     mark "lintian"
     finish 0
+    ;;
+test)
+    # The unit tests of a tree built for arm64 on the host (scripts/arm64-cross-test.sh
+    # --guest), shared as /build, where it was built: run on this arm64 kernel as
+    # `swift test` runs them. The programs' RUNPATH names the Swift runtime under
+    # /sysroot, the build's SDK, which here is /.
+    [ -e /sysroot ] || ln -s / /sysroot
+    cd /build || finish "no-build-tree"
+    filter=$(cat $io/filter 2>/dev/null)
+    # shellcheck disable=SC2086
+    HOME=/tmp ./.build/aarch64-unknown-linux-gnu/debug/gesturedPackageTests.xctest \
+        --testing-library swift-testing $filter > $io/tests.log 2>&1
+    rc=$?
+    mark "tests $rc"
+    finish "$rc"
     ;;
 *)
     finish "unknown-task"
