@@ -13,10 +13,17 @@
 # Hours faster than scripts/arm64-build.sh (which compiles under emulation: about
 # 40x slower per compiler process here), and it runs the same unit tests on arm64
 # code; it does not replace that build of the source package. Needs root.
-# Environment: ARM64_TEST_FILTER (a --filter for the tests).
+# --guest: the tests run in the arm64 guest of scripts/arm64-build.sh instead
+# (qemu-system-aarch64, trixie's arm64 kernel, the tree shared at /build): what
+# qemu-user does not emulate as Linux does (a vfork'd spawn's session, a
+# process's /proc/PID/exe) is then the kernel's own.
+# Environment: ARM64_TEST_FILTER (a --filter for the tests); with --guest,
+# ARM64_MEM (MiB, default 4096) and ARM64_SMP (default 2).
 set -eu
 cd "$(dirname "$0")/.."
 repo=$(pwd -P)
+guest=""
+if [ "${1:-}" = "--guest" ]; then guest=1; shift; fi
 mirror=${GESTURED_TRIXIE_MIRROR:-http://deb.debian.org/debian}
 cache=${GESTURED_TRIXIE_CACHE:-/var/cache/gestured-ci}
 say() { echo "arm64-cross-test: $*" >&2; }
@@ -96,11 +103,19 @@ say "built in $(( $(date +%s) - t )) s"
 tests=/build/.build/aarch64-unknown-linux-gnu/debug/gesturedPackageTests.xctest
 file "$work$tests" | grep -q "ARM aarch64" || die "the test binary is not an arm64 program"
 t=$(date +%s)
+mkdir -p "$repo/.build-arm64"
+if [ -n "$guest" ]; then
+    say "running the unit tests in the arm64 guest (qemu-system-aarch64, Cortex-A72)"
+    rc=0
+    ARM64_MEM=${ARM64_MEM:-4096} scripts/arm64-build.sh --test-tree "$work/build" "$repo/.build-arm64" || rc=$?
+    say "tests ran $(( $(date +%s) - t )) s (the guest's boot included), exit $rc; log: .build-arm64/tests.log"
+    tail -n 3 "$repo/.build-arm64/tests.log" >&2 || true
+    exit "$rc"
+fi
 say "running the unit tests on an emulated Cortex-A72 (qemu-user)"
 filter=""
 [ -n "${ARM64_TEST_FILTER:-}" ] && filter="--filter $ARM64_TEST_FILTER"
 rc=0
-mkdir -p "$repo/.build-arm64"
 chroot "$work/a64" sh -c "cd /build && HOME=/tmp QEMU_CPU=cortex-a72 $tests --testing-library swift-testing $filter" > "$repo/.build-arm64/tests.log" 2>&1 || rc=$?
 say "tests ran $(( $(date +%s) - t )) s, exit $rc; log: .build-arm64/tests.log"
 tail -n 3 "$repo/.build-arm64/tests.log" >&2
