@@ -234,7 +234,7 @@ if [ -n "$test_tree" ]; then
         -drive "file=$img,format=raw,if=none,id=root,snapshot=on" -device virtio-blk-pci,drive=root \
         -virtfs "local,path=$test_tree,mount_tag=build,security_model=none,multidevs=remap" || rc=1
     mkdir -p "$out"
-    cp "$io/progress" "$io/console.log" "$out/" 2>/dev/null || true
+    cp "$io/progress" "$io/console.log" "$io/diag" "$out/" 2>/dev/null || true
     cp "$io/tests.log" "$out/tests.log" 2>/dev/null || say "the guest wrote no tests.log"
     rm -rf "$io"
     exit "$rc"

@@ -17,7 +17,8 @@
 # (qemu-system-aarch64, trixie's arm64 kernel, the tree shared at /build): what
 # qemu-user does not emulate as Linux does (a vfork'd spawn's session, a
 # process's /proc/PID/exe) is then the kernel's own.
-# Environment: ARM64_TEST_FILTER (a --filter for the tests); with --guest,
+# Environment: ARM64_TEST_FILTER (a --filter for the tests), ARM64_KEEP_TREE (a
+# directory to keep the built tree in, moved there at the end); with --guest,
 # ARM64_MEM (MiB, default 4096) and ARM64_SMP (default 2).
 set -eu
 cd "$(dirname "$0")/.."
@@ -39,6 +40,11 @@ work=$(mktemp -d /var/tmp/gestured-cross.XXXXXX)
 mounted=""
 cleanup() {
     for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
+    if [ -n "${ARM64_KEEP_TREE:-}" ] && [ -d "$work/build/.build" ]; then
+        rm -rf "$ARM64_KEEP_TREE"
+        mv "$work/build" "$ARM64_KEEP_TREE"
+        say "the built tree is kept in $ARM64_KEEP_TREE (scripts/arm64-build.sh --test-tree runs its tests again)"
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM

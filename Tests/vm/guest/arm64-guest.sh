@@ -121,6 +121,23 @@ test)
     [ -e /sysroot ] || ln -s / /sysroot
     cd /build || finish "no-build-tree"
     filter=$(cat $io/filter 2>/dev/null)
+    # What runs, every minute: each process's state, descriptors and threads,
+    # and each thread of the tests' where it waits (a stalled run says where).
+    (while sleep 60; do
+        {
+            echo "== uptime $(cut -d' ' -f1 /proc/uptime)"
+            for p in /proc/[0-9]*; do
+                cmd=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null | cut -c1-200)
+                [ -n "$cmd" ] || continue
+                echo "${p#/proc/} $(sed 's/.*) //' "$p/stat" | cut -d' ' -f1) fds=$(ls "$p/fd" 2>/dev/null | wc -l) threads=$(ls "$p/task" 2>/dev/null | wc -l) wchan=$(cat "$p/wchan" 2>/dev/null) $cmd"
+                case "$cmd" in *xctest*)
+                    for t in "$p"/task/*; do
+                        echo "    ${t##*/} $(cat "$t/comm" 2>/dev/null) $(sed 's/.*) //' "$t/stat" | cut -d' ' -f1) $(cat "$t/wchan" 2>/dev/null)"
+                    done ;;
+                esac
+            done
+        } >> $io/diag 2>&1
+    done) &
     # shellcheck disable=SC2086
     HOME=/tmp ./.build/aarch64-unknown-linux-gnu/debug/gesturedPackageTests.xctest \
         --testing-library swift-testing $filter > $io/tests.log 2>&1
