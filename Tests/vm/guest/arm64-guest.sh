@@ -9,7 +9,8 @@
 #          `swift package resolve` with network, `dpkg-buildpackage -us -uc -b`
 #          with none (unshare -n, loopback only), lintian; results to /io/out;
 #   test:  the unit tests of a tree built for arm64 on the host, shared at
-#          /build (scripts/arm64-cross-test.sh --guest); output to /io/tests.log.
+#          /mnt/build and run at /build (scripts/arm64-cross-test.sh --guest);
+#          output to /io/tests.log, what runs every minute to /io/diag.
 # Each step's end goes to /io/progress with the guest's uptime; /io/rc is the
 # verdict. The guest powers itself off at the end.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -115,10 +116,19 @@ build)
     ;;
 test)
     # The unit tests of a tree built for arm64 on the host (scripts/arm64-cross-test.sh
-    # --guest), shared as /build, where it was built: run on this arm64 kernel as
+    # --guest), shared at /mnt/build, copied to /build, where it was built: run on this arm64 kernel as
     # `swift test` runs them. The programs' RUNPATH names the Swift runtime under
     # /sysroot, the build's SDK, which here is /.
     [ -e /sysroot ] || ln -s / /sysroot
+    # Loopback, as every Linux system has it up: Foundation's run loop wakes
+    # itself through a UDP socket pair on 127.0.0.1, and without it a test that
+    # waits for a child process (Process.waitUntilExit) waits for ever.
+    ip link set lo up
+    # The tests write beside the built programs (and hard-link them): they run
+    # on a copy on the guest's own disk, as in a build tree, not on the share.
+    rm -rf /build
+    cp -a /mnt/build /build || finish "no-build-tree"
+    mark "tree copied"
     cd /build || finish "no-build-tree"
     filter=$(cat $io/filter 2>/dev/null)
     # What runs, every minute: each process's state, descriptors and threads,
