@@ -14,7 +14,7 @@
 # 40x slower per compiler process here), and it runs the same unit tests on arm64
 # code; it does not replace that build of the source package. Needs root.
 # --guest: the tests run in the arm64 guest of scripts/arm64-build.sh instead
-# (qemu-system-aarch64, trixie's arm64 kernel, the tree shared at /build): what
+# (qemu-system-aarch64, trixie's arm64 kernel, the tree copied to /build): what
 # qemu-user does not emulate as Linux does (a vfork'd spawn's session, a
 # process's /proc/PID/exe) is then the kernel's own.
 # Environment: ARM64_TEST_FILTER (a --filter for the tests), ARM64_KEEP_TREE (a

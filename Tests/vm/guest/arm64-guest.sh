@@ -116,9 +116,9 @@ build)
     ;;
 test)
     # The unit tests of a tree built for arm64 on the host (scripts/arm64-cross-test.sh
-    # --guest), shared at /mnt/build, copied to /build, where it was built: run on this arm64 kernel as
-    # `swift test` runs them. The programs' RUNPATH names the Swift runtime under
-    # /sysroot, the build's SDK, which here is /.
+    # --guest), shared at /mnt/build and copied to /build, where it was built: run
+    # on this arm64 kernel as `swift test` runs them. The programs' RUNPATH names
+    # the Swift runtime under /sysroot, the build's SDK, which here is /.
     [ -e /sysroot ] || ln -s / /sysroot
     # Loopback, as every Linux system has it up: Foundation's run loop wakes
     # itself through a UDP socket pair on 127.0.0.1, and without it a test that
