@@ -132,6 +132,8 @@ _vm_cleanup() {
         _vm_wait_gone "$_p" 5 || kill -KILL "$_p" 2>/dev/null
     done
     : > "$_vm_bg"
+    # The devices' remove events are udev's before the next scenario begins.
+    udevadm settle --timeout=30 2>/dev/null || :
 }
 
 # --- small utilities ---------------------------------------------------------------------
@@ -188,6 +190,11 @@ vm_player_play() {
 # vm_udev_prop NODE KEY — the udev property's value, empty when unset.
 vm_udev_prop() { udevadm info --query=property --name="$1" 2>/dev/null | sed -n "s/^$2=//p"; }
 _vm_udev_has() { [ "$(vm_udev_prop "$1" "$2")" = "$3" ]; }
+# _vm_udev_fresh NODE USEC — udev has processed the node's device, created at USEC or later.
+_vm_udev_fresh() {
+    _vm_init=$(vm_udev_prop "$1" USEC_INITIALIZED)
+    [ -n "$_vm_init" ] && [ "$_vm_init" -ge "$2" ] && _vm_udev_has "$1" ID_INPUT 1
+}
 
 _vm_absent() { ! test -e "$1"; }
 
@@ -215,6 +222,10 @@ vm_device_create() {
     _d=$(_vm_dev "$1")
     rm -rf "$_d"; mkdir -p "$_d"
     [ -r "$2" ] || { vm_fail "device $1: no description $2"; return 1; }
+    # The database entry must be this device's, not one a removed device of the same
+    # number left behind: its USEC_INITIALIZED (CLOCK_MONOTONIC, which is /proc/uptime's
+    # clock in a guest that never suspends) is not older than this.
+    _vm_born=$(awk '{ printf "%d", $1 * 1000000 }' /proc/uptime)
     # evemu-device prints "NAME: /dev/input/eventN" and then holds the device until killed.
     stdbuf -oL evemu-device "$2" > "$_d/out" 2>&1 &
     _pid=$!
@@ -230,8 +241,8 @@ vm_device_create() {
     [ "${3:-}" = --no-settle ] && return 0
     vm_udev_settle
     # settle only covers events udevd has already received; wait for the database entry.
-    vm_wait_until 10 _vm_udev_has "$_node" ID_INPUT 1 \
-        || vm_note "device $1: udev did not tag $_node ID_INPUT=1 within 10 s"
+    vm_wait_until 30 _vm_udev_fresh "$_node" "$_vm_born" \
+        || vm_note "device $1: udev wrote no database entry for $_node with ID_INPUT=1 within 30 s"
     vm_log "device $1: $_node ($(cat "/sys/class/input/$(basename "$_node")/device/name" 2>/dev/null))"
     return 0
 }
@@ -262,12 +273,19 @@ vm_device_remove() {
     _d=$(_vm_dev "$1")
     _pid=$(cat "$_d/pid")
     _node=$(cat "$_d/node" 2>/dev/null)
+    # udev's database entry goes with the remove event; a later device of the same
+    # number must not find it (see vm_device_create).
+    _db=
+    [ -n "$_node" ] && _db=/run/udev/data/c$(cat "/sys/class/input/$(basename "$_node")/dev" 2>/dev/null)
     kill "$_pid" 2>/dev/null
     _vm_wait_gone "$_pid" 10 || { vm_fail "device $1: evemu-device $_pid did not exit"; kill -KILL "$_pid"; }
     if [ -n "$_node" ]; then
         vm_wait_until 10 _vm_absent "$_node" || vm_fail "device $1: $_node still there after removal"
     fi
     vm_udev_settle
+    case $_db in
+        */c*:*) vm_wait_until 30 _vm_absent "$_db" || vm_note "device $1: udev kept $_db 30 s after removal" ;;
+    esac
 }
 
 # vm_recording_touches EVENTS — "BEGINS ENDS": touches that begin and end in an evemu

@@ -42,7 +42,7 @@ t=$(utest ts touchscreen)
 vm_assert "touchscreen: udev reads our rule file" grep -q "$rule" "$t"
 vm_assert "touchscreen: tagged uaccess ($(tags "$t"))" sh -c "echo '$(tags "$t")' | grep -q ':uaccess:'"
 vm_assert "touchscreen: 73-seat-late.rules runs the uaccess builtin" runs_uaccess "$t"
-vm_assert "touchscreen: the database has the tag too" sh -c "udevadm info --query=property --name='$(vm_node ts)' | grep -q '^TAGS=.*:uaccess:'"
+vm_assert "touchscreen: the database has the tag too" vm_wait_until 30 sh -c "udevadm info --query=property --name='$(vm_node ts)' | grep -q '^TAGS=.*:uaccess:'"
 
 for h in kbd pen; do
     t=$(utest "$h" "$h")
