@@ -162,37 +162,29 @@ make_root() {
     dir=$cache/trixie-build-arm64.new
     rm -f "$img.new"
     mkdir -p "$cache"
-    # Where arm64 programs run here through qemu-user (binfmt_misc has
-    # qemu-aarch64, e.g. from qemu-user-static), debootstrap runs both stages
-    # on this machine (dpkg's system calls run natively: no slower than the
-    # guest, and the guest is not needed); otherwise the guest finishes the root
-    # itself.
+    # The first stage runs on this machine. Where arm64 programs run here through
+    # qemu-user (binfmt_misc has qemu-aarch64, e.g. from qemu-user-static), the
+    # second stage and the packaging tools do too (dpkg's system calls run
+    # natively: no slower than the guest, and the guest is not needed); otherwise
+    # the guest finishes the root itself. A first stage made where qemu-user was
+    # missing is finished here once it is there.
     user=""
     if grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null; then user=1; fi
     if [ ! -f "$dir/.first-stage" ] || [ "$(cat "$dir/.first-stage")" != "$stamp" ]; then
         rm -rf "$dir"
         t=$(date +%s)
-        if [ -n "$user" ]; then
-            say "debootstrap --arch=arm64 trixie (both stages here, through qemu-user)"
-            # qemu-user's default CPU (max) is many times slower.
-            QEMU_CPU=cortex-a72 debootstrap --variant=minbase --arch=arm64 --include="$first" trixie "$dir" "$mirror" >&2
-            make_kernel "$dir"
-            cp /etc/resolv.conf "$dir/etc/resolv.conf"
-            QEMU_CPU=cortex-a72 chroot "$dir" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $second" >&2
-            chroot "$dir" apt-get clean
-            rm -f "$dir/etc/resolv.conf"
-            echo done > "$dir/.second-stage"
-        else
-            say "debootstrap --foreign --arch=arm64 trixie (first stage, on this machine)"
-            debootstrap --foreign --variant=minbase --arch=arm64 --include="$first" trixie "$dir" "$mirror" >&2
-        fi
+        say "debootstrap --foreign --arch=arm64 trixie (first stage, on this machine)"
+        debootstrap --foreign --variant=minbase --arch=arm64 --include="$first" trixie "$dir" "$mirror" >&2
+        # The kernel and busybox come from the first stage's package lists and
+        # archives, which the second stage's clean-up removes.
+        make_kernel "$dir"
         say "debootstrap took $(( $(date +%s) - t )) s"
         echo "$stamp" > "$dir/.first-stage"
     fi
-    # A first stage made where qemu-user was missing is finished here once it is there.
     if [ -n "$user" ] && [ ! -f "$dir/.second-stage" ]; then
         t=$(date +%s)
         say "debootstrap --second-stage and the packaging tools, here through qemu-user"
+        # qemu-user's default CPU (max) is many times slower.
         QEMU_CPU=cortex-a72 chroot "$dir" /debootstrap/debootstrap --second-stage >&2
         cp /etc/resolv.conf "$dir/etc/resolv.conf"
         QEMU_CPU=cortex-a72 chroot "$dir" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $second" >&2
