@@ -126,6 +126,13 @@ _vm_bg=$VM_SCRATCH/.bg
 : > "$_vm_bg"
 _vm_track() { echo "$1" >> "$_vm_bg"; }
 _vm_cleanup() {
+    # The udev database entries of the devices still there (see vm_device_create).
+    _vm_dbs=
+    for _n in "$VM_SCRATCH"/dev/*/node; do
+        [ -f "$_n" ] || continue
+        _vm_sys=/sys/class/input/$(basename "$(cat "$_n")")/dev
+        [ -f "$_vm_sys" ] && _vm_dbs="$_vm_dbs /run/udev/data/c$(cat "$_vm_sys")"
+    done
     # Reverse order: readers and daemons before the devices they read.
     for _p in $(tac "$_vm_bg" 2>/dev/null); do kill "$_p" 2>/dev/null; done
     for _p in $(tac "$_vm_bg" 2>/dev/null); do
@@ -134,6 +141,7 @@ _vm_cleanup() {
     : > "$_vm_bg"
     # The devices' remove events are udev's before the next scenario begins.
     udevadm settle --timeout=30 2>/dev/null || :
+    for _db in $_vm_dbs; do vm_wait_until 30 _vm_absent "$_db" || :; done
 }
 
 # --- small utilities ---------------------------------------------------------------------
