@@ -449,16 +449,18 @@ struct LisgdCommandTests {
         let c = ActionRunner(maxRunning: LisgdRunner.maxRunning, newSession: false, reportsExits: true) {
             said.append($0)
         }
-        let before = monotonicSeconds()
+        // Each command waits for the test to open its gate (at most 60 s): if run()
+        // waited for its command, none would still be running when it returned.
+        let gate = "i=0; while [ ! -e \(dir)/go ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done; "
         for (i, command) in [
-            "sleep 0.5; grep SigBlk /proc/self/status > \(dir)/mask",
-            "sleep 0.5; echo one, two > \(dir)/commas",
-            "sleep 0.5; ps -o sid= -p $$ > \(dir)/session; exit 3",
+            "grep SigBlk /proc/self/status > \(dir)/mask",
+            "echo one, two > \(dir)/commas",
+            "ps -o sid= -p $$ > \(dir)/session; exit 3",
         ].enumerated() {
-            c.run([.init(exec: command, label: "binding \(i + 1)")], eventLine: nil, environment: [], event: "b")
+            c.run([.init(exec: gate + command, label: "binding \(i + 1)")], eventLine: nil, environment: [], event: "b")
         }
-        #expect(monotonicSeconds() - before < 0.4, "started without waiting")
-        #expect(c.running.count == 3)
+        #expect(c.running.count == 3, "started without waiting")
+        #expect(FileManager.default.createFile(atPath: dir + "/go", contents: nil))
         drain(c)
         #expect(c.running.isEmpty)
         let blocked = try String(contentsOfFile: dir + "/mask", encoding: .utf8)
