@@ -121,8 +121,7 @@ touch "$cdone"
 vm_wait_until 30 sh -c "test -s $VM_SCRATCH/slots-emfile.out" || vm_fail "carol's 20 connections never got an answer"
 vm_assert "some of carol's connections were told too_many_clients" grep -q "too_many_clients=" "$VM_SCRATCH/slots-emfile.out"
 prlimit --pid "$pid" --nofile=1024:1024
-sleep 2
-vm_assert "served again once descriptors are free" sh -c "gesturectl status | grep -q '^clients:'"
+vm_assert "served again once descriptors are free" vm_wait_until 30 sh -c "gesturectl status | grep -q '^clients:'"
 vm_assert_eq "no restart" "$r0" "$(restarts)"
 vm_assert_eq "daemon still active" active "$(systemctl is-active gestured.service)"
 vm_finish

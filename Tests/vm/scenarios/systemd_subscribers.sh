@@ -48,24 +48,30 @@ PY
 _vm_track $!
 vm_wait_until 10 sh -c "gesturectl status | grep -q 'subscribers: 2'" || vm_fail "two subscribers expected: $(gesturectl status)"
 
+# alice's events so far (a line still being written is not counted).
+alice_events() { jq -c 'select(.type == "event")' < "$VM_SCRATCH/alice.jsonl" 2>/dev/null | wc -l; }
+alice_has() { [ "$(alice_events)" -ge "$1" ]; }
+
 vm_replay "$desc" "$taps" "$VM_SCRATCH/expected-taps.jsonl"
 vm_device_play atmel "$taps"
-sleep 3
+vm_wait_until 60 alice_has "$(wc -l < "$VM_SCRATCH/expected-taps.jsonl")" \
+    || vm_note "alice has $(alice_events) events of the taps after 60 s"
 vm_project < "$VM_SCRATCH/expected-taps.jsonl" > "$VM_SCRATCH/expected.txt"
 jq -c 'select(.type == "event")' < "$VM_SCRATCH/alice.jsonl" | vm_project > "$VM_SCRATCH/alice.txt"
 vm_compare "alice's events for the taps recording" "$VM_SCRATCH/expected.txt" "$VM_SCRATCH/alice.txt"
 
 # Flood: the drag recording many times over makes pan events by the thousand.
 vm_replay "$desc" "$drag" "$VM_SCRATCH/expected-drag.jsonl"
-before=$(wc -l < "$VM_SCRATCH/alice.jsonl")
+before=$(alice_events)
 rounds=0
 while [ $rounds -lt 15 ] && ! journal_here | grep -q "dropped: fell behind"; do
     vm_device_play atmel "$drag"; rounds=$((rounds + 1))
 done
-sleep 3
-vm_assert "the stalled subscriber was dropped" sh -c "journalctl -u gestured --no-pager -o cat --since '$since' | grep -q 'dropped: fell behind'"
-got=$(($(wc -l < "$VM_SCRATCH/alice.jsonl") - before))
 want=$(($(wc -l < "$VM_SCRATCH/expected-drag.jsonl") * rounds))
+vm_wait_until 60 sh -c "journalctl -u gestured --no-pager -o cat --since '$since' | grep -q 'dropped: fell behind'"
+vm_assert "the stalled subscriber was dropped" sh -c "journalctl -u gestured --no-pager -o cat --since '$since' | grep -q 'dropped: fell behind'"
+vm_wait_until 60 alice_has $((before + want)) || :
+got=$(($(alice_events) - before))
 vm_note "after $rounds drag recordings: alice got $got events, replay predicts $want"
 vm_assert_eq "alice received every event" "$want" "$got"
 vm_assert_eq "daemon still active" active "$(systemctl is-active gestured.service)"
