@@ -20,7 +20,8 @@ systemctl reload gestured.service
 kept() { journal_here | grep -q 'keeping the previous configuration'; }
 vm_wait_until 60 kept
 vm_assert_eq "active after a broken reload" active "$(systemctl is-active gestured.service)"
-vm_assert "journal names file:line of the error" sh -c "journalctl -u gestured.service --no-pager -o cat --since '$since' | grep -q 'gestured.toml:[0-9]*: .*kind'"
+named() { journal_here | grep -q 'gestured.toml:[0-9]*: .*kind'; }
+vm_assert "journal names file:line of the error" named
 vm_assert "journal says the old config stays" kept
 vm_assert_eq "recognizers unchanged" "$before" "$(recognizers)"
 

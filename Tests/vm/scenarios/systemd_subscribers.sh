@@ -64,12 +64,12 @@ vm_compare "alice's events for the taps recording" "$VM_SCRATCH/expected.txt" "$
 vm_replay "$desc" "$drag" "$VM_SCRATCH/expected-drag.jsonl"
 before=$(alice_events)
 rounds=0
-while [ $rounds -lt 15 ] && ! journal_here | grep -q "dropped: fell behind"; do
+dropped() { journal_here | grep -q "dropped: fell behind"; }
+while [ $rounds -lt 15 ] && ! dropped; do
     vm_device_play atmel "$drag"; rounds=$((rounds + 1))
 done
 want=$(($(wc -l < "$VM_SCRATCH/expected-drag.jsonl") * rounds))
-vm_wait_until 60 sh -c "journalctl -u gestured --no-pager -o cat --since '$since' | grep -q 'dropped: fell behind'"
-vm_assert "the stalled subscriber was dropped" sh -c "journalctl -u gestured --no-pager -o cat --since '$since' | grep -q 'dropped: fell behind'"
+vm_assert "the stalled subscriber was dropped" vm_wait_until 60 dropped
 vm_wait_until 60 alice_has $((before + want)) || :
 got=$(($(alice_events) - before))
 vm_note "after $rounds drag recordings: alice got $got events, replay predicts $want"
