@@ -131,8 +131,10 @@ _vm_cleanup() {
     for _n in "$VM_SCRATCH"/dev/*/node; do
         [ -f "$_n" ] && _vm_dbs="$_vm_dbs $(vm_udev_db "$(cat "$_n")")"
     done
-    # Reverse order: readers and daemons before the devices they read.
-    for _p in $(tac "$_vm_bg" 2>/dev/null); do kill "$_p" 2>/dev/null; done
+    # Reverse order: readers and daemons before the devices they read. A helper run
+    # as a shell function in the background (`svc_as USER CMD &`) is a subshell
+    # whose command is its child: the children go too, or they outlive the scenario.
+    for _p in $(tac "$_vm_bg" 2>/dev/null); do pkill -P "$_p" 2>/dev/null; kill "$_p" 2>/dev/null; done
     for _p in $(tac "$_vm_bg" 2>/dev/null); do
         _vm_wait_gone "$_p" 5 || kill -KILL "$_p" 2>/dev/null
     done
