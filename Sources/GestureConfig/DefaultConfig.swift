@@ -78,11 +78,11 @@ max_duration_ms = 400
 kind = "circle"
 tolerance = 0.2             # RMS distance from the fitted circle / radius
 min_radius_mm = 6.0         # smaller circles are ignored
-min_sweep_deg = 300         # degrees the stroke must turn around the centre
+min_sweep_deg = 260         # degrees the stroke must turn around the centre
 max_sweep_deg = 500         # more than this is a spiral, not a circle
 inner_box_fraction = 0.4   # no point may come nearer the centre than this box (× radius): rejects S, 8, spirals
 min_box_coverage = 0.55     # the stroke's bounding box must cover this much of the circle's
-max_end_gap = 1.5           # start-to-end distance, in radii
+max_end_gap = 1.2           # start-to-end distance, in radii
 max_corner_share = 0.55     # share of the turning done in the sharpest fifth of the stroke: a
                             # circle turns evenly (people's: 0.28–0.43), a rectangle or triangle
                             # at its corners (0.63 and more)

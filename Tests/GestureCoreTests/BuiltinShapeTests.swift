@@ -54,6 +54,23 @@ struct BuiltinShapeTests {
         #expect(r.recognized >= 597, "\(r.recognized)/600, failed: \(r.failures)")
     }
 
+    @Test func aCircleLeftOpenIsACircle() {
+        let r = Self.run("circle", Self.circle, count: 600, seed: 19_05_70) { ShapeGenerator.openCircle(&$0) }
+        // Stopping 35–60° short: swept 290–325° around a circle, less or more
+        // around the circle fitted to an ellipse. At min_sweep_deg 300 and
+        // max_end_gap 1.5, 536 of 600 (64 swept under 300°).
+        #expect(r.recognized >= 597, "\(r.recognized)/600, failed: \(r.failures)")
+    }
+
+    @Test func anArcIsNoCircle() {
+        let r = Self.run("circle", Self.circle, count: 600, seed: 19_05_71) { ShapeGenerator.arc(&$0) }
+        // A C, a U: open by a quarter of the way round or more. Fitted to an
+        // elliptical arc, a circle's centre moves in and the arc seems to sweep
+        // more than it does: 57 of these sweep 260° or more, and they end 1.2
+        // radii or more apart (1.41 for a quarter of a circle left open).
+        #expect(r.recognized == 0, "\(r.recognized)/600 taken for a circle")
+    }
+
     @Test func aLineWithALoopAtItsEndIsNoCircle() {
         let r = Self.run("circle", Self.circle, count: 300, seed: 19_05_02) {
             ShapeGenerator.lineWithLoop(&$0, tail: 1.0...3.0)

@@ -132,6 +132,26 @@ enum ShapeGenerator {
         return p
     }
 
+    /// A circle left open: `Loop.random` stopping 35–60° short of closing (a
+    /// sixth of the way round at most), with the hooks of `sloppyCircle`.
+    static func openCircle(_ g: inout SplitMix64) -> [Point] {
+        var loop = Loop.random(&g)
+        loop.sweepDegrees = 360 - g.uniform(35...60)
+        var p = loop.points(&g)
+        if g.unit() < 0.3 { p = hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p }
+        if g.unit() < 0.3 { p += hook(from: p[p.count - 1], &g, length: g.uniform(1...2)) }
+        return p
+    }
+
+    /// A C, or any arc open by a quarter of the way round or more (a U, an n):
+    /// `Loop.random` swept 180–270°, winding in or out by at most 5 %.
+    static func arc(_ g: inout SplitMix64) -> [Point] {
+        var loop = Loop.random(&g)
+        loop.sweepDegrees = g.uniform(180...270)
+        loop.spiral = g.uniform(-0.05...0.05)
+        return loop.points(&g)
+    }
+
     /// A straight line `length` mm into `to`, arriving along `heading`, sampled
     /// every 10 ms at `speedMMPerS`.
     static func line(to: Point, heading: Point, length: Double, speedMMPerS: Double, _ g: inout SplitMix64) -> [Point] {

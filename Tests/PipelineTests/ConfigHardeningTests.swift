@@ -86,7 +86,7 @@ struct ConfigHardeningTests {
             """)
         #expect(
             e.map(\.description) == [
-                "test.toml:3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized"
+                "test.toml:3: recognizer.c.max_sweep_deg: min_sweep_deg = 260 (the default) is above max_sweep_deg = 200; no circle could ever be recognized"
             ])
         // Equal bounds are a narrow range, not an error.
         #expect(errors("[recognizer.c]\nkind = \"circle\"\nmin_sweep_deg = 360\nmax_sweep_deg = 360\n").isEmpty)

@@ -206,7 +206,7 @@ struct GesturedCommandLineTests {
         #expect(r.status == 1)
         #expect(
             r.err
-                == "gestured: error (config): \(path):3: recognizer.c.max_sweep_deg: min_sweep_deg = 300 (the default) is above max_sweep_deg = 200; no circle could ever be recognized\n"
+                == "gestured: error (config): \(path):3: recognizer.c.max_sweep_deg: min_sweep_deg = 260 (the default) is above max_sweep_deg = 200; no circle could ever be recognized\n"
         )
     }
 

@@ -20,14 +20,19 @@ public final class CircleRecognizer: Recognizer {
         /// RMS radial error / radius.
         public var tolerance = 0.2
         public var minRadiusMM = 6.0
-        public var minSweepDegrees = 300.0
+        /// Around the fitted centre. A circle left a sixth open sweeps 300°;
+        /// fitted to an elliptical C the centre moves in and a quarter left
+        /// open can seem to sweep as much: `maxEndGap` tells those apart.
+        public var minSweepDegrees = 260.0
         public var maxSweepDegrees = 500.0
         /// Half-side of the forbidden inner box, as a fraction of the radius.
         public var innerBoxFraction = 0.4
         /// Stroke bounding box area / fitted circle bounding box area.
         public var minBoxCoverage = 0.55
-        /// Start-to-end gap / radius.
-        public var maxEndGap = 1.5
+        /// Start-to-end gap / radius (or, if nearer, to where the stroke passes
+        /// again a full sweep on): 1.0 for a circle left a sixth open, 1.41 for
+        /// a C left a quarter open.
+        public var maxEndGap = 1.2
         /// How far the stroke's farther end lies outside the fitted circle times
         /// how far its start lies from its end (both in radii), at most. A line
         /// with a loop at its end (a P, a lasso, a pitchfork's handle) starts
@@ -114,6 +119,8 @@ public final class CircleRecognizer: Recognizer {
     /// line or just short of it. A circle that stops short ends nearest its
     /// own start, with nothing before it.
     static let approachRadii = 0.15
+    /// A full circle's sweep, for `closingGap`.
+    static let closingSweepDegrees = 300.0
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -255,7 +262,7 @@ public final class CircleRecognizer: Recognizer {
     /// full circle's sweep (`minSweepDegrees`) along from it. A circle drawn round
     /// more than once ends far from its start but passes over it again.
     private func closingGap(_ path: ArraySlice<Point>, around c: Point, fromStart: Bool) -> Double {
-        let turn = parameters.minSweepDegrees * Double.pi / 180
+        let turn = CircleRecognizer.closingSweepDegrees * Double.pi / 180
         let from = fromStart ? path.first! : path.last!
         var gap = path.first!.distance(to: path.last!)
         var swept = 0.0
