@@ -62,6 +62,13 @@ struct BuiltinShapeTests {
         #expect(r.recognized >= 597, "\(r.recognized)/600, failed: \(r.failures)")
     }
 
+    @Test func aCircleBegunInsideItsLoopIsACircle() {
+        let r = Self.run("circle", Self.circle, count: 600, seed: 19_05_72) { ShapeGenerator.circleBegunInside(&$0) }
+        // Before the way out to the loop was cut, 572: 26 came within the inner
+        // box on their way out, 2 fitted the circle too loosely with it.
+        #expect(r.recognized >= 597, "\(r.recognized)/600, failed: \(r.failures)")
+    }
+
     @Test func anArcIsNoCircle() {
         let r = Self.run("circle", Self.circle, count: 600, seed: 19_05_71) { ShapeGenerator.arc(&$0) }
         // A C, a U: open by a quarter of the way round or more. Fitted to an

@@ -143,6 +143,24 @@ enum ShapeGenerator {
         return p
     }
 
+    /// A circle begun inside its loop, as some people start one: from 0.4–0.7
+    /// of the radius out (an ellipse's), moving out to the loop over the first
+    /// 0.2–0.5 of a turn, then round 20–110° past closing, in 0.3–2 s.
+    static func circleBegunInside(_ g: inout SplitMix64) -> [Point] {
+        var loop = Loop.random(&g)
+        loop.sweepDegrees = 360 + g.uniform(20...110)
+        loop.spiral = 0
+        loop.durationMS = g.uniform(300...2000)
+        let inset = g.uniform(0.3...0.6), over = g.uniform(0.2...0.5)
+        let turns = loop.sweepDegrees / 360
+        let n = max(8, Int(loop.durationMS / 10))
+        return (0...n).map { i in
+            let s = loop.speed.progress(Double(i) / Double(n))
+            let k = 1 - inset * max(0, 1 - s * turns / over)
+            return jitter(loop.center + (loop.point(s) - loop.center) * k, &g)
+        }
+    }
+
     /// A C, or any arc open by a quarter of the way round or more (a U, an n):
     /// `Loop.random` swept 180–270°, winding in or out by at most 5 %.
     static func arc(_ g: inout SplitMix64) -> [Point] {

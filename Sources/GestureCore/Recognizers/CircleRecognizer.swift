@@ -2,7 +2,8 @@
 ///
 /// At lift, on the stroke resampled to evenly spaced points and smoothed
 /// (sensor jitter), with a hook at either end cut off (the finger settling as it
-/// lands, flicking as it lifts): a Taubin circle fit; the RMS distance from the
+/// lands, flicking as it lifts), and the way out to the loop of a circle begun
+/// inside it: a Taubin circle fit; the RMS distance from the
 /// circle, relative to the radius, must be within `tolerance`. The stroke must
 /// sweep at least `minSweepDegrees` around the fitted centre (short arcs), keep out
 /// of the inner box around it (S shapes, spirals, figure 8), cover enough of the
@@ -121,6 +122,14 @@ public final class CircleRecognizer: Recognizer {
     static let approachRadii = 0.15
     /// A full circle's sweep, for `closingGap`.
     static let closingSweepDegrees = 300.0
+    /// A circle begun inside its loop (`leadIn`): it starts this many radii
+    /// from the centre or more, and reaches the loop (this many radii) within
+    /// this many radii along, moving outward all the way.
+    static let leadInMinStart = 0.25
+    static let leadInMaxStart = 0.65
+    static let leadInReach = 0.8
+    static let leadInMaxLength = 1.5
+    static let leadInSlack = 0.05
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
@@ -158,12 +167,22 @@ public final class CircleRecognizer: Recognizer {
         resample(stroke.points, count: CircleRecognizer.sampleCount, into: &samples)
         smooth(&samples, passes: 2)
         turning.measure(samples)
-        let kept = hookTrimmedRange(
+        let hooked = hookTrimmedRange(
             turning, maxFraction: CircleRecognizer.hookFraction, minTurnDegrees: CircleRecognizer.hookDegrees)
-        if kept.lowerBound > 0 { e.hookCuts.append(samples[kept.lowerBound]) }
-        if kept.upperBound < samples.count { e.hookCuts.append(samples[kept.upperBound - 1]) }
+        if hooked.lowerBound > 0 { e.hookCuts.append(samples[hooked.lowerBound]) }
+        if hooked.upperBound < samples.count { e.hookCuts.append(samples[hooked.upperBound - 1]) }
+        var kept = hooked
+        guard var circle = taubinCircleFit(samples[kept]) else { return .collinear(kept.count) }
+        // A circle begun inside its loop: the way out to it is cut, as a hook is.
+        if let lead = leadIn(kept, around: circle.center, radius: circle.radius),
+            let refit = taubinCircleFit(samples[lead..<kept.upperBound])
+        {
+            kept = lead..<kept.upperBound
+            circle = refit
+            e.hookCuts.append(samples[lead])
+            e.notes.append("begun inside its loop: the way out to it is cut")
+        }
         let path = samples[kept]
-        guard let circle = taubinCircleFit(path) else { return .collinear(path.count) }
         let (c, r) = circle
         e.circle = (c, r)
         let box = Box(bounding: path)
@@ -211,7 +230,7 @@ public final class CircleRecognizer: Recognizer {
         if cornerShare > parameters.maxCornerShare {
             return .corners(cornerShare, max: parameters.maxCornerShare)
         }
-        if let back = turnBack(kept, radius: r) {
+        if let back = turnBack(hooked, radius: r) {
             return .turnsBack(back.degrees, fromEnd: back.fromEnd, maxHook: CircleRecognizer.hookRadii)
         }
         var straight = 0.0, straightOutside = 0.0
@@ -279,6 +298,27 @@ public final class CircleRecognizer: Recognizer {
             for p in path.reversed().dropFirst() { visit(p) }
         }
         return gap
+    }
+
+    /// Where a stroke begun inside its loop reaches the loop: the first sample
+    /// `leadInReach` radii or more from the centre, if the stroke starts
+    /// `leadInMinStart` radii or more from it, moves only outward until then
+    /// (never back in by more than `leadInSlack` radii) and gets there within
+    /// `leadInMaxLength` radii along. Nil when the stroke starts on its loop or
+    /// does not begin that way. An e's bar crosses the centre, coming in before
+    /// it goes out; a spiral winds out for a turn or more.
+    private func leadIn(_ kept: Range<Int>, around c: Point, radius r: Double) -> Int? {
+        let first = kept.lowerBound
+        var farthest = samples[first].distance(to: c) / r
+        guard farthest >= CircleRecognizer.leadInMinStart, farthest <= CircleRecognizer.leadInMaxStart else { return nil }
+        for i in (first + 1)..<kept.upperBound {
+            guard turning.length(from: first, to: i) <= CircleRecognizer.leadInMaxLength * r else { return nil }
+            let d = samples[i].distance(to: c) / r
+            if d < farthest - CircleRecognizer.leadInSlack { return nil }
+            if d >= CircleRecognizer.leadInReach { return i }
+            farthest = max(farthest, d)
+        }
+        return nil
     }
 
     /// The sharpest turn back that is not a hook: a hook cut off farther than
