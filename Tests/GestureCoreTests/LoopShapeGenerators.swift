@@ -117,6 +117,12 @@ extension ShapeGenerator {
         /// An α: a line 0.8–2 radii in, a loop that turns 40–80° short of closing,
         /// and a line out that crosses the line in.
         case alpha
+        /// A capital D in one stroke: a stem 1.6–2.4 radii up, a corner of
+        /// 75–105°, and a bow of 160–200° back down to the stem's foot.
+        case capitalD
+        /// A null sign in one stroke (∅): a loop, then a turn of 80–110° in and a
+        /// line 2.2–3 radii out across it.
+        case nullSign
     }
 
     static func loopStroke(_ family: LoopFamily, _ g: inout SplitMix64) -> [Point] {
@@ -187,6 +193,15 @@ extension ShapeGenerator {
             pen.line(g.uniform(0.8...2))
             pen.loop(360 - g.uniform(40...80), &g)
             pen.line(g.uniform(0.8...2))
+        case .capitalD:
+            let stem = g.uniform(1.6...2.4)
+            pen.line(stem)
+            pen.turn(g.uniform(75...105))
+            pen.arc(g.uniform(160...200), radius: stem / 2, lumpiness: g.uniform(0...0.2), phase: g.uniform(0...6.3))
+        case .nullSign:
+            pen.loop(g.uniform(350...380), &g)
+            pen.turn(g.uniform(80...110))
+            pen.line(g.uniform(2.2...3))
         }
         return place(pen, &g)
     }
