@@ -310,7 +310,9 @@ public final class CircleRecognizer: Recognizer {
     private func leadIn(_ kept: Range<Int>, around c: Point, radius r: Double) -> Int? {
         let first = kept.lowerBound
         var farthest = samples[first].distance(to: c) / r
-        guard farthest >= CircleRecognizer.leadInMinStart, farthest <= CircleRecognizer.leadInMaxStart else { return nil }
+        guard farthest >= CircleRecognizer.leadInMinStart, farthest <= CircleRecognizer.leadInMaxStart else {
+            return nil
+        }
         for i in (first + 1)..<kept.upperBound {
             guard turning.length(from: first, to: i) <= CircleRecognizer.leadInMaxLength * r else { return nil }
             let d = samples[i].distance(to: c) / r
