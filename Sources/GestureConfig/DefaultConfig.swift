@@ -88,7 +88,7 @@ max_corner_share = 0.55     # share of the turning done in the sharpest fifth of
                             # at its corners (0.63 and more)
 max_tail = 0.3              # farther end's distance outside the circle × start-to-end gap, in radii²:
                             # a line with a loop at its end (a P) is not a circle
-max_straight = 1.0          # longest stretch turning less than a third of the average, in radii:
+max_straight = 0.95         # longest stretch turning less than a third of the average, in radii:
                             # a line into or out of a loop (a lasso, a 9) is not a circle
 max_duration_ms = 6000
 simultaneous_with = ["pan", "long_press"]   # a circle may start with a pause

@@ -107,11 +107,13 @@ struct BuiltinShapeTests {
     /// whose line out passes 0.1–0.15 radii from its start takes that family
     /// from 5 to 4. Most of the ones left are lines of about a radius that run
     /// into or out of the loop as a chord across it: the loop passes over the
-    /// line's far end, so nothing lies outside where it closes. Two short D's
-    /// (a stem of about 1.6 radii of the bow, rounded at the corners) run
-    /// straight for a radius of the circle fitted to them, or less.
+    /// line's far end, so nothing lies outside where it closes. Since straight
+    /// stretches are found on the turning averaged over five samples (a
+    /// finger's jitter cancels; `max_straight` 0.95, 0.8 out past the closing)
+    /// they read 2, 2 and 1, a pigtail's loop in its line 1 (0 before), and the
+    /// two short D's that were taken (a stem of about 1.6 radii of the bow) none.
     static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [
-        .loopAtEnd: 2, .loopAtStart: 4, .alpha: 1, .capitalD: 2,
+        .loopAtEnd: 2, .loopAtStart: 2, .loopInALine: 1, .alpha: 1,
     ]
 
     @Test(arguments: ShapeGenerator.LoopFamily.allCases)
@@ -122,6 +124,35 @@ struct BuiltinShapeTests {
         }
         let allowed = Self.loopFamilyAllowance[family] ?? 0
         #expect(r.recognized <= allowed, "\(family): \(r.recognized)/400 taken for a circle")
+    }
+
+    /// The same families drawn with a finger's jitter: 0.2 mm more on every
+    /// point (0.22 mm in all). A jittery line wiggles, and measured on each
+    /// sample's own turning it was no longer straight: 55 of the 5,600 were
+    /// taken for a circle before the turning was averaged, with it 19.
+    @Test func aStrokeWithALoopIsNoCircleThroughJitter() {
+        var taken: [String] = []
+        var total = 0
+        for (index, family) in ShapeGenerator.LoopFamily.allCases.enumerated() {
+            let r = Self.run("circle", Self.circle, count: 400, seed: 19_05_40 + UInt64(index)) { g in
+                ShapeGenerator.loopStroke(family, &g).map { ShapeGenerator.jitter($0, &g, mm: 0.2) }
+            }
+            total += r.recognized
+            if r.recognized > 0 { taken.append("\(family) \(r.recognized)") }
+        }
+        #expect(total <= 20, "\(total)/5600 taken for a circle: \(taken)")
+    }
+
+    /// Circles with the same jitter stay circles.
+    @Test func circlesThroughJitterAreCircles() {
+        let sloppy = Self.run("circle", Self.circle, count: 600, seed: 19_05_01) { g in
+            ShapeGenerator.sloppyCircle(&g).map { ShapeGenerator.jitter($0, &g, mm: 0.2) }
+        }
+        let careless = Self.run("circle", Self.circle, count: 600, seed: 19_05_30) { g in
+            ShapeGenerator.carelessCircle(&g).map { ShapeGenerator.jitter($0, &g, mm: 0.2) }
+        }
+        #expect(sloppy.recognized >= 597, "\(sloppy.recognized)/600, failed: \(sloppy.failures)")
+        #expect(careless.recognized >= 597, "\(careless.recognized)/600, failed: \(careless.failures)")
     }
 
     @Test func aPIsNoCircle() {

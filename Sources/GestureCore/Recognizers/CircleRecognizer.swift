@@ -42,10 +42,11 @@ public final class CircleRecognizer: Recognizer {
         public var maxTail = 0.3
         /// The longest straight stretch of the stroke, in radii, at most: the
         /// longest stretch along which it turns less than a third of its average
-        /// turn (`straightFraction`). A line into or out of a loop (a lasso, a 9, a
+        /// turn (`straightFraction`), the turning averaged with its sign over
+        /// five samples (`straightWindow`), so that jitter does not break a line. A line into or out of a loop (a lasso, a 9, a
         /// q, a pitchfork's handle) is straight for as long as it is; a circle
         /// turns all the way round, an ellipse's flatter sides too.
-        public var maxStraight = 1.0
+        public var maxStraight = 0.95
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
         /// 0.63 and more.
@@ -100,6 +101,10 @@ public final class CircleRecognizer: Recognizer {
     static let hookDegrees = 75.0
     /// Straight, for `maxStraight`: turning less than this share of the average.
     static let straightFraction = 1.0 / 3
+    /// For straight stretches, a sample's turning is the mean of the signed
+    /// turning of the five samples around it (`straightStretches`): a finger's
+    /// jitter on a line wiggles both ways and cancels, a curve turns one way.
+    static let straightWindow = 2
     /// A hook is cut only within this many radii of the end. A turn back of
     /// `maxTurnBackDegrees` or more anywhere else is a cusp: a circle never turns
     /// back on itself, an a or a 9 does where its stem leaves the loop.
@@ -113,7 +118,7 @@ public final class CircleRecognizer: Recognizer {
     /// at most. A circle's straight stretches lie within its sweep, or are a
     /// short lead-in or tail; a line into or out of a loop runs on straight
     /// across where the loop closes.
-    static let maxStraightOutsideLoop = 0.7
+    static let maxStraightOutsideLoop = 0.8
     /// Where the stroke never comes back within `closingRadii` of itself, the
     /// loop closes where an end comes nearest the part of the stroke half a
     /// circle or more away, if within this many radii: a loop that ends on its
@@ -251,7 +256,9 @@ public final class CircleRecognizer: Recognizer {
         {
             closing.tail = n.segment + 1
         }
-        straightStretches(turning, in: kept, fraction: CircleRecognizer.straightFraction) { from, to in
+        straightStretches(
+            turning, in: kept, fraction: CircleRecognizer.straightFraction, window: CircleRecognizer.straightWindow
+        ) { from, to in
             let length = turning.length(from: from, to: to) / r
             straight = max(straight, length)
             if from < (closing.lead ?? kept.lowerBound) || to > (closing.tail ?? kept.upperBound) {

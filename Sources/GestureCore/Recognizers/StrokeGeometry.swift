@@ -125,10 +125,15 @@ public func smooth(_ p: inout [Point], passes: Int = 1) {
 /// the way it came): the angle between the chords `i-span → i` and `i → i+span`.
 /// Chords, not single steps, so that one jittery sample does not make a corner.
 public func turningDegrees(_ p: [Point], at i: Int, span: Int) -> Double {
+    abs(signedTurningDegrees(p, at: i, span: span))
+}
+
+/// `turningDegrees` with its sign: positive one way round, negative the other.
+public func signedTurningDegrees(_ p: [Point], at i: Int, span: Int) -> Double {
     guard i - span >= 0, i + span < p.count else { return 0 }
     let a = p[i] - p[i - span], b = p[i + span] - p[i]
     guard a.length > 0, b.length > 0 else { return 0 }
-    return abs(degrees(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)))
+    return degrees(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y))
 }
 
 /// The part of a resampled path left after cutting a hook off either end: a short
@@ -186,12 +191,15 @@ public struct PathTurning {
     public let span: Int
     /// Degrees the path turns at each sample.
     public private(set) var degrees: [Double] = []
+    /// The same with their sign (positive one way round, negative the other).
+    public private(set) var signedDegrees: [Double] = []
     /// The path's length from its first sample to each sample.
     public private(set) var along: [Double] = []
 
     public init(span: Int, capacity: Int = 0) {
         self.span = span
         degrees.reserveCapacity(capacity)
+        signedDegrees.reserveCapacity(capacity)
         along.reserveCapacity(capacity)
     }
 
@@ -203,12 +211,15 @@ public struct PathTurning {
 
     public mutating func measure(_ p: [Point]) {
         degrees.removeAll(keepingCapacity: true)
+        signedDegrees.removeAll(keepingCapacity: true)
         along.removeAll(keepingCapacity: true)
         var length = 0.0
         for i in p.indices {
             if i > 0 { length += p[i - 1].distance(to: p[i]) }
             along.append(length)
-            degrees.append(turningDegrees(p, at: i, span: span))
+            let t = signedTurningDegrees(p, at: i, span: span)
+            signedDegrees.append(t)
+            degrees.append(abs(t))
         }
     }
 
@@ -263,10 +274,15 @@ public func turningConcentration(
 /// samples before the first such sample to `span` after the last (the chords
 /// that turning is measured on). A straight lead-in or tail on a loop is such a
 /// stretch; a circle, turning evenly, has none, and an ellipse's flatter sides
-/// turn at half the average or more. Returns 0 when there is none.
-public func longestStraightStretch(_ t: PathTurning, in range: Range<Int>, fraction: Double) -> Double {
+/// turn at half the average or more. With a `window` of w, a sample's turning is
+/// the mean of the signed turning of the 2w + 1 samples around it: a jittery
+/// line's wiggles cancel, a curve's turning adds up. Returns 0 when there is
+/// none.
+public func longestStraightStretch(
+    _ t: PathTurning, in range: Range<Int>, fraction: Double, window: Int = 0
+) -> Double {
     var longest = 0.0
-    straightStretches(t, in: range, fraction: fraction) { from, to in
+    straightStretches(t, in: range, fraction: fraction, window: window) { from, to in
         longest = max(longest, t.length(from: from, to: to))
     }
     return longest
@@ -275,17 +291,28 @@ public func longestStraightStretch(_ t: PathTurning, in range: Range<Int>, fract
 /// Calls `body` with the first and last sample of each stretch that
 /// `longestStraightStretch` measures, in order along the path.
 public func straightStretches(
-    _ t: PathTurning, in range: Range<Int>, fraction: Double, _ body: (_ from: Int, _ to: Int) -> Void
+    _ t: PathTurning, in range: Range<Int>, fraction: Double, window: Int = 0,
+    _ body: (_ from: Int, _ to: Int) -> Void
 ) {
     let span = t.span
     let first = range.lowerBound + span, end = range.upperBound - span
     guard first < end else { return }
+    /// The turning at `i`: its own, or the mean of the signed turning around it.
+    func turn(_ i: Int) -> Double {
+        guard window > 0 else { return t.degrees[i] }
+        let lo = max(first, i - window), hi = min(end - 1, i + window)
+        var sum = 0.0
+        for k in lo...hi { sum += t.signedDegrees[k] }
+        return abs(sum) / Double(hi - lo + 1)
+    }
+    // The average of the same measure: jitter, which the window cancels, does
+    // not raise it either.
     var total = 0.0
-    for i in first..<end { total += t.degrees[i] }
+    for i in first..<end { total += turn(i) }
     let below = fraction * total / Double(end - first)
     var runStart = -1
     for i in first...end {
-        let straight = i < end && t.degrees[i] < below
+        let straight = i < end && turn(i) < below
         if straight {
             if runStart < 0 { runStart = i }
         } else if runStart >= 0 {
