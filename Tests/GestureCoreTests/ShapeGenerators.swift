@@ -126,7 +126,13 @@ enum ShapeGenerator {
     /// of the time a short hook (1–2 mm) where the finger lands or lifts.
     static func sloppyCircle(_ g: inout SplitMix64) -> [Point] {
         let loop = Loop.random(&g)
-        var p = loop.points(&g)
+        return withHooks(loop.points(&g), &g)
+    }
+
+    /// `p` with, a third of the time each, a 1–2 mm hook where the finger
+    /// lands and where it lifts.
+    static func withHooks(_ p: [Point], _ g: inout SplitMix64) -> [Point] {
+        var p = p
         if g.unit() < 0.3 { p = hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p }
         if g.unit() < 0.3 { p += hook(from: p[p.count - 1], &g, length: g.uniform(1...2)) }
         return p
@@ -137,10 +143,7 @@ enum ShapeGenerator {
     static func openCircle(_ g: inout SplitMix64) -> [Point] {
         var loop = Loop.random(&g)
         loop.sweepDegrees = 360 - g.uniform(35...60)
-        var p = loop.points(&g)
-        if g.unit() < 0.3 { p = hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p }
-        if g.unit() < 0.3 { p += hook(from: p[p.count - 1], &g, length: g.uniform(1...2)) }
-        return p
+        return withHooks(loop.points(&g), &g)
     }
 
     /// A circle begun inside its loop, as some people start one: from 0.4–0.7
