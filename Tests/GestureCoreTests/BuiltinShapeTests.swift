@@ -111,7 +111,7 @@ struct BuiltinShapeTests {
     /// stretches are found on the turning averaged over five samples (a
     /// finger's jitter cancels; `max_straight` 0.95, 0.8 out past the closing)
     /// they read 2, 2 and 1, a pigtail's loop in its line 1 (0 before), and the
-    /// two short D's that were taken (a stem of about 1.6 radii of the bow) none.
+    /// two D's that were taken (short stems, rounded corners) none.
     static let loopFamilyAllowance: [ShapeGenerator.LoopFamily: Int] = [
         .loopAtEnd: 2, .loopAtStart: 2, .loopInALine: 1, .alpha: 1,
     ]

@@ -117,8 +117,9 @@ extension ShapeGenerator {
         /// An α: a line 0.8–2 radii in, a loop that turns 40–80° short of closing,
         /// and a line out that crosses the line in.
         case alpha
-        /// A capital D in one stroke: a stem 1.6–2.4 radii up, a corner of
-        /// 75–105°, and a bow of 160–200° back down to the stem's foot.
+        /// A capital D in one stroke: a stem 1.6–2.4 up, a corner of 75–105°,
+        /// and a bow of 160–200° (its radius half the stem) back down to the
+        /// stem's foot.
         case capitalD
         /// A null sign in one stroke (∅): a loop, then a turn of 80–110° in and a
         /// line 2.2–3 radii out across it.

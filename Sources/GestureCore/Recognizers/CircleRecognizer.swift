@@ -43,9 +43,10 @@ public final class CircleRecognizer: Recognizer {
         /// The longest straight stretch of the stroke, in radii, at most: the
         /// longest stretch along which it turns less than a third of its average
         /// turn (`straightFraction`), the turning averaged with its sign over
-        /// five samples (`straightWindow`), so that jitter does not break a line. A line into or out of a loop (a lasso, a 9, a
-        /// q, a pitchfork's handle) is straight for as long as it is; a circle
-        /// turns all the way round, an ellipse's flatter sides too.
+        /// five samples (`straightWindow`) so that jitter does not break a line.
+        /// A line into or out of a loop (a lasso, a 9, a q, a pitchfork's
+        /// handle) is straight for as long as it is; a circle turns all the way
+        /// round, an ellipse's flatter sides too.
         public var maxStraight = 0.95
         /// Share of the stroke's turning done in its sharpest fifth, at most. An
         /// even turn gives 0.2; people's circles 0.28–0.43; rectangles and triangles
@@ -125,11 +126,14 @@ public final class CircleRecognizer: Recognizer {
     /// line or just short of it. A circle that stops short ends nearest its
     /// own start, with nothing before it.
     static let approachRadii = 0.15
-    /// A full circle's sweep, for `closingGap`.
+    /// A full circle's sweep, for `closingGap`: as `minSweepDegrees` was before
+    /// a circle left open was let down to 260°, so that a line into a loop gets
+    /// no nearer its closing than it did.
     static let closingSweepDegrees = 300.0
-    /// A circle begun inside its loop (`leadIn`): it starts this many radii
-    /// from the centre or more, and reaches the loop (this many radii) within
-    /// this many radii along, moving outward all the way.
+    /// A circle begun inside its loop (`leadIn`): it starts between
+    /// `leadInMinStart` and `leadInMaxStart` radii from the centre, and reaches
+    /// the loop (`leadInReach` radii) within `leadInMaxLength` radii along,
+    /// moving outward all the way (back in by `leadInSlack` radii at most).
     static let leadInMinStart = 0.25
     static let leadInMaxStart = 0.65
     static let leadInReach = 0.8
@@ -285,7 +289,7 @@ public final class CircleRecognizer: Recognizer {
 
     /// How far the stroke is from closing, seen from its start (or its end): the
     /// distance from that end to the other, or, if less, to the nearest point a
-    /// full circle's sweep (`minSweepDegrees`) along from it. A circle drawn round
+    /// full circle's sweep (`closingSweepDegrees`) along from it. A circle drawn round
     /// more than once ends far from its start but passes over it again.
     private func closingGap(_ path: ArraySlice<Point>, around c: Point, fromStart: Bool) -> Double {
         let turn = CircleRecognizer.closingSweepDegrees * Double.pi / 180
