@@ -114,8 +114,9 @@ public final class CircleRecognizer: Recognizer {
     /// The loop closes where the stroke comes back within this many radii of
     /// itself, half a circle's length or more further along.
     static let closingRadii = 0.1
-    /// A straight stretch that reaches outside the loop (before it closes from
-    /// the start, or after it closes from the end) may be this many radii long
+    /// A straight stretch that reaches outside the loop (from where it closes
+    /// seen from the start or before, or to where it closes seen from the end
+    /// or after) may be this many radii long
     /// at most. A circle's straight stretches lie within its sweep, or are a
     /// short lead-in or tail; a line into or out of a loop runs on straight
     /// across where the loop closes.
@@ -265,7 +266,12 @@ public final class CircleRecognizer: Recognizer {
         ) { from, to in
             let length = turning.length(from: from, to: to) / r
             straight = max(straight, length)
-            if from < (closing.lead ?? kept.lowerBound) || to > (closing.tail ?? kept.upperBound) {
+            // Begun where the loop closes or before, or ended there or after:
+            // a line into or out of the loop runs on at least to that sample.
+            if let lead = closing.lead, from <= lead {
+                straightOutside = max(straightOutside, length)
+            }
+            if let tail = closing.tail, to >= tail {
                 straightOutside = max(straightOutside, length)
             }
         }
