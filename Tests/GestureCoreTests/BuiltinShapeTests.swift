@@ -136,16 +136,8 @@ struct BuiltinShapeTests {
     /// taken for a circle before the turning was averaged, with it 19, and 6
     /// since a stretch begun where the loop closes counts as outside.
     @Test func aStrokeWithALoopIsNoCircleThroughJitter() {
-        var taken: [String] = []
-        var total = 0
-        for (index, family) in ShapeGenerator.LoopFamily.allCases.enumerated() {
-            let r = Self.run("circle", Self.circle, count: 400, seed: 19_05_40 + UInt64(index)) { g in
-                ShapeGenerator.loopStroke(family, &g).map { ShapeGenerator.jitter($0, &g, mm: 0.2) }
-            }
-            total += r.recognized
-            if r.recognized > 0 { taken.append("\(family) \(r.recognized)") }
-        }
-        #expect(total <= 8, "\(total)/5600 taken for a circle: \(taken)")
+        let r = Self.loopFamiliesTaken { p, g in p.map { ShapeGenerator.jitter($0, &g, mm: 0.2) } }
+        #expect(r.total <= 8, "\(r.total)/5600 taken for a circle: \(r.taken)")
     }
 
     /// The same families with a 1–2 mm hook at both ends, in a random
@@ -154,19 +146,26 @@ struct BuiltinShapeTests {
     /// line into or out of the loop whose hook, not cut (it turns less than
     /// 75°), breaks the straight stretch short of where the loop closes.
     @Test func aStrokeWithALoopIsNoCircleWithHooks() {
+        let r = Self.loopFamiliesTaken { p, g in ShapeGenerator.withHooksAtBothEnds(p, &g) }
+        #expect(r.total <= 30, "\(r.total)/5600 taken for a circle: \(r.taken)")
+    }
+
+    /// The strokes of every family of `aStrokeWithALoopIsNoCircle`, with its
+    /// seeds, changed by `perturb`: how many the circle takes in all, and of
+    /// which families.
+    static func loopFamiliesTaken(
+        _ perturb: @escaping ([Point], inout SplitMix64) -> [Point]
+    ) -> (total: Int, taken: [String]) {
         var taken: [String] = []
         var total = 0
         for (index, family) in ShapeGenerator.LoopFamily.allCases.enumerated() {
-            let r = Self.run("circle", Self.circle, count: 400, seed: 19_05_40 + UInt64(index)) { g in
-                var p = ShapeGenerator.loopStroke(family, &g)
-                p = ShapeGenerator.hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p
-                p += ShapeGenerator.hook(from: p[p.count - 1], &g, length: g.uniform(1...2))
-                return p
+            let r = run("circle", circle, count: 400, seed: 19_05_40 + UInt64(index)) { g in
+                perturb(ShapeGenerator.loopStroke(family, &g), &g)
             }
             total += r.recognized
             if r.recognized > 0 { taken.append("\(family) \(r.recognized)") }
         }
-        #expect(total <= 30, "\(total)/5600 taken for a circle: \(taken)")
+        return (total, taken)
     }
 
     /// Circles with the same jitter stay circles.
@@ -206,10 +205,7 @@ struct BuiltinShapeTests {
         let r = Self.run("checkmark", Self.checkmark, count: 600, seed: 19_05_13) { g in
             // The finger settles as it lands and flicks as it lifts: a 1–2 mm
             // hook in a random direction at both ends.
-            var p = ShapeGenerator.checkmark(&g)
-            p = ShapeGenerator.hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p
-            p += ShapeGenerator.hook(from: p[p.count - 1], &g, length: g.uniform(1...2))
-            return p
+            ShapeGenerator.withHooksAtBothEnds(ShapeGenerator.checkmark(&g), &g)
         }
         // Hooks are cut within a tenth of the stroke; at 8 %, 588: a hook off a
         // short stroke stayed on the first arm and bent it past max_arm_bend or

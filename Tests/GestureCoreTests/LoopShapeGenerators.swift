@@ -232,8 +232,6 @@ extension ShapeGenerator {
             let end = p[p.count - 1]
             p += line(to: end + h * length, heading: h, length: length, speedMMPerS: speed, &g).dropFirst()
         }
-        if g.unit() < 0.3 { p = hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p }
-        if g.unit() < 0.3 { p += hook(from: p[p.count - 1], &g, length: g.uniform(1...2)) }
-        return p
+        return withHooks(p, &g)
     }
 }

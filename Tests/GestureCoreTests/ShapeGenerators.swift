@@ -106,10 +106,14 @@ enum ShapeGenerator {
             return d / max(d.length, 1e-9)
         }
 
-        func points(_ g: inout SplitMix64) -> [Point] {
+        /// The loop sampled every 10 ms, jittered; `radial`, if given, scales
+        /// each point's distance from the centre by its value at `s`.
+        func points(_ g: inout SplitMix64, radial: ((Double) -> Double)? = nil) -> [Point] {
             let n = max(8, Int(durationMS / 10))
             return (0...n).map { i in
-                ShapeGenerator.jitter(point(speed.progress(Double(i) / Double(n))), &g)
+                let s = speed.progress(Double(i) / Double(n))
+                let p = radial.map { center + (point(s) - center) * $0(s) } ?? point(s)
+                return ShapeGenerator.jitter(p, &g)
             }
         }
     }
@@ -127,6 +131,14 @@ enum ShapeGenerator {
     static func sloppyCircle(_ g: inout SplitMix64) -> [Point] {
         let loop = Loop.random(&g)
         return withHooks(loop.points(&g), &g)
+    }
+
+    /// `p` with a 1–2 mm hook, in a random direction, where the finger lands
+    /// and where it lifts.
+    static func withHooksAtBothEnds(_ p: [Point], _ g: inout SplitMix64) -> [Point] {
+        var p = hook(from: p[0], &g, length: g.uniform(1...2)).reversed() + p
+        p += hook(from: p[p.count - 1], &g, length: g.uniform(1...2))
+        return p
     }
 
     /// `p` with, a third of the time each, a 1–2 mm hook where the finger
@@ -156,12 +168,7 @@ enum ShapeGenerator {
         loop.durationMS = g.uniform(300...2000)
         let inset = g.uniform(0.3...0.6), over = g.uniform(0.2...0.5)
         let turns = loop.sweepDegrees / 360
-        let n = max(8, Int(loop.durationMS / 10))
-        return (0...n).map { i in
-            let s = loop.speed.progress(Double(i) / Double(n))
-            let k = 1 - inset * max(0, 1 - s * turns / over)
-            return jitter(loop.center + (loop.point(s) - loop.center) * k, &g)
-        }
+        return loop.points(&g) { s in 1 - inset * max(0, 1 - s * turns / over) }
     }
 
     /// A C, or any arc open by a quarter of the way round or more (a U, an n):

@@ -268,10 +268,9 @@ public final class CircleRecognizer: Recognizer {
             straight = max(straight, length)
             // Begun where the loop closes or before, or ended there or after:
             // a line into or out of the loop runs on at least to that sample.
-            if let lead = closing.lead, from <= lead {
-                straightOutside = max(straightOutside, length)
-            }
-            if let tail = closing.tail, to >= tail {
+            let beforeLead = closing.lead.map { from <= $0 } ?? false
+            let afterTail = closing.tail.map { to >= $0 } ?? false
+            if beforeLead || afterTail {
                 straightOutside = max(straightOutside, length)
             }
         }
