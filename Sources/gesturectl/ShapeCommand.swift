@@ -217,21 +217,55 @@ struct ShapeRecordCommand: ParsableCommand {
         }
     }
 
-    /// Writes beside the file and renames over it, keeping its mode: a reader
-    /// (gestured reloading) sees the old file or the new one, never half.
+    /// Writes beside the file and renames over it: a reader (gestured
+    /// reloading) sees the old file or the new one, never half. A symbolic
+    /// link is written through, to the file it names; the new file keeps the
+    /// old one's mode, owner and group, and a file its owner made read-only,
+    /// or one whose owner and group cannot be kept, is left alone.
     private func write(_ text: String, to path: String) throws {
-        let tmp = path + ".gesturectl-new"
-        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o644
-        guard
-            FileManager.default.createFile(
-                atPath: tmp, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
-        else {
-            throw CleanExit.message("gesturectl shape record: cannot write \(tmp)", code: 1)
+        func fail(_ what: String) -> any Error {
+            CleanExit.message("gesturectl shape record: \(what); \(path) is unchanged", code: 1)
         }
-        guard rename(tmp, path) == 0 else {
-            let e = Errno.current
+        guard let resolved = realpath(path, nil) else { throw fail("cannot resolve \(path): \(Errno.current)") }
+        let target = String(cString: resolved)
+        free(resolved)
+        var old = stat()
+        guard stat(target, &old) == 0 else { throw fail("cannot read \(target): \(Errno.current)") }
+        guard old.st_mode & S_IWUSR != 0, access(target, W_OK) == 0 else {
+            throw fail("\(target) is read-only (mode \(String(old.st_mode & 0o7777, radix: 8)))")
+        }
+        let slash = target.lastIndex(of: "/")!
+        let directory = String(target[..<slash]), name = String(target[target.index(after: slash)...])
+        var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw fail("cannot create a file in \(directory.isEmpty ? "/" : directory): \(Errno.current)")
+        }
+        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String?
+        if fchown(fd, old.st_uid, old.st_gid) != 0 {
+            failure =
+                "cannot give the new \(target) its owner and group (\(old.st_uid):\(old.st_gid)): \(Errno.current); run as its owner"
+        } else if fchmod(fd, old.st_mode & 0o7777) != 0 {
+            failure = "cannot give the new \(target) its mode: \(Errno.current)"
+        } else {
+            let bytes = Array(text.utf8)
+            var done = 0
+            while failure == nil, done < bytes.count {
+                let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    done += n
+                } else if n < 0, errno != EINTR {
+                    failure = "cannot write \(target): \(Errno.current)"
+                }
+            }
+            if failure == nil, fsync(fd) != 0 { failure = "cannot write \(target): \(Errno.current)" }
+        }
+        close(fd)
+        if failure == nil, rename(tmp, target) != 0 { failure = "cannot replace \(target): \(Errno.current)" }
+        if let failure {
             unlink(tmp)
-            throw CleanExit.message("gesturectl shape record: cannot replace \(path): \(e)", code: 1)
+            throw fail(failure)
         }
     }
 

@@ -149,4 +149,39 @@ struct ShapeRecordCommandTests {
         #expect(!r.err.contains("checkmark") && !r.err.contains("tickle"))
         #expect(r.out.contains("requires_failure_of = [\"ring\"]"))
     }
+
+    /// --into a symbolic link adds the table to the file the link names and
+    /// keeps the link; the file keeps its mode (and, run as root, its owner
+    /// and group). A read-only file is refused and left as it was.
+    @Test func intoWritesThroughALinkAndKeepsTheFilesModeAndOwner() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-into-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let real = dir.appendingPathComponent("real.toml").path
+        let link = dir.appendingPathComponent("link.toml").path
+        try "[recognizer.ring]\nkind = \"circle\"\n".write(toFile: real, atomically: true, encoding: .utf8)
+        #expect(chmod(real, 0o640) == 0)
+        let owner: (uid: uid_t, gid: gid_t) = getuid() == 0 ? (65534, 65534) : (getuid(), getgid())
+        #expect(chown(real, owner.uid, owner.gid) == 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.toml")
+        let examples = ["v02", "v03", "v04"].map(Self.dollar)
+        let r = try Self.gesturectl(["shape", "record", "zed", "--into", link, "--from"] + examples)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.toml")
+        let text = try String(contentsOfFile: real, encoding: .utf8)
+        #expect(text.hasPrefix("[recognizer.ring]") && text.contains("[recognizer.zed]"))
+        var st = stat()
+        #expect(stat(real, &st) == 0)
+        #expect(st.st_mode & 0o7777 == 0o640)
+        #expect(st.st_uid == owner.uid && st.st_gid == owner.gid)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.toml", "real.toml"])
+
+        let readOnly = dir.appendingPathComponent("read-only.toml").path
+        try "[recognizer.ring]\nkind = \"circle\"\n".write(toFile: readOnly, atomically: true, encoding: .utf8)
+        #expect(chmod(readOnly, 0o444) == 0)
+        let refused = try Self.gesturectl(["shape", "record", "zed", "--into", readOnly, "--from"] + examples)
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("read-only") && refused.err.contains("is unchanged"), "\(refused.err)")
+        #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "[recognizer.ring]\nkind = \"circle\"\n")
+    }
 }
