@@ -28,6 +28,9 @@ public struct Explanation: Sendable {
     /// For each decision of a `shape` recognizer that matched a stroke: the
     /// closest example, placed over the stroke as the matcher compared them.
     public var closestExamples: [ClosestExample] = []
+    /// Touches set aside as they landed (the pen in proximity, a palm): no
+    /// path and no decision, only a line each.
+    public var setAside: [SetAsideTouch] = []
 
     /// A taught example drawn over the stroke it was matched with.
     public struct ClosestExample: Sendable {
@@ -142,16 +145,37 @@ public struct Explanation: Sendable {
         of path: String, configuration: Configuration,
         pxPerMM: Double = StrokeFrames.defaultPxPerMM, pen: String? = nil
     ) throws -> [TouchFrame] {
+        try input(of: path, configuration: configuration, pxPerMM: pxPerMM, pen: pen).frames
+    }
+
+    /// The same, with the touches set aside as they landed (the pen in
+    /// proximity, a palm), which no frame carries. `desc`: the device's
+    /// description when the recording has none.
+    public static func input(
+        of path: String, configuration: Configuration,
+        pxPerMM: Double = StrokeFrames.defaultPxPerMM, pen: String? = nil, desc: String? = nil
+    ) throws -> (frames: [TouchFrame], setAside: [SetAsideTouch]) {
         if path.hasSuffix(".xml") {
-            return StrokeFrames.frames(of: try DollarXML.load(path: path), pxPerMM: pxPerMM)
+            if let pen {
+                throw Replay.Failure(
+                    "\(path) is a stroke file, drawn without a pen; --pen \(pen) goes with an evemu recording of the touchscreen"
+                )
+            }
+            return (StrokeFrames.frames(of: try DollarXML.load(path: path), pxPerMM: pxPerMM), [])
         }
-        let (device, events) = try Replay.load(recording: path, descPath: nil)
-        if device.isTypeA { _ = try TypeAConversion.convert(device: device, events: events) }
+        var (device, events) = try Replay.load(recording: path, descPath: desc)
+        if device.isTypeA { (device, events) = try TypeAConversion.convert(device: device, events: events) }
         guard let geometry = configuration.geometry(for: device) else {
             throw Replay.Failure("\(path): the device '\(device.name)' has no X/Y axes; it is not a touchscreen")
         }
         var decoder = SlotDecoder(device: device, geometry: geometry)
         var frames: [TouchFrame] = []
+        var setAside: [SetAsideTouch] = []
+        func noteSetAside() {
+            guard decoder.setAsideCount > setAside.count, let last = decoder.lastSetAside else { return }
+            // Touches set aside together land in one frame: the last one's time and cause.
+            while setAside.count < decoder.setAsideCount { setAside.append(last) }
+        }
         let penEvents = try pen.map { try Replay.penEvents(recording: $0) } ?? []
         var proximity = PenProximity()
         var arbitration = TouchArbitration(release: configuration.penRelease)
@@ -165,8 +189,9 @@ public struct Explanation: Sendable {
             }
             arbitration.releaseIfDue(at: e.time, decoder: &decoder)
             if decoder.feed(e) { frames.append(decoder.lastFrame) }
+            noteSetAside()
         }
-        return frames
+        return (frames, setAside)
     }
 }
 
@@ -215,14 +240,14 @@ extension Explanation {
     /// per decision with its reason.
     public func svg() -> String {
         let canvas = SVGCanvas(self)
-        var s = canvas.header(title: title, paths: paths, decisions: decisions)
+        var s = canvas.header(title: title, paths: paths, decisions: decisions, setAside: setAside)
         s += canvas.grid()
         s += canvas.evidence(of: decisions)
         s += canvas.closestExamples(closestExamples)
         s += canvas.touches(paths)
         s += canvas.scaleBar()
         s += canvas.legend()
-        s += canvas.decisionLines(decisions)
+        s += canvas.decisionLines(decisions, setAside: setAside)
         s += "</svg>\n"
         return s
     }
@@ -252,9 +277,11 @@ private struct SVGCanvas {
         scale = min(20, max(2, 560 / longest))  // px per mm
         drawW = b.width * scale
         drawH = b.height * scale
-        let lines = e.decisions.count
+        let lines = e.decisions.count + e.setAside.count
         textTop = pad + 34 + drawH + 62
-        let longestLine = e.decisions.map { Explanation.line($0, numbered: true).count }.max() ?? 0
+        let longestLine =
+            (e.decisions.map { Explanation.line($0, numbered: true).count }
+            + e.setAside.map { Explanation.line($0).count }).max() ?? 0
         width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
         legendH = 14 * lineH + 20
         height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
@@ -268,7 +295,9 @@ private struct SVGCanvas {
     func pts(_ ps: [Point]) -> String { ps.map { x($0.x) + "," + y($0.y) }.joined(separator: " ") }
 
     /// The opening tag, the white page, the title and what was drawn.
-    func header(title: String, paths: [[Point]], decisions: [Explanation.Decision]) -> String {
+    func header(
+        title: String, paths: [[Point]], decisions: [Explanation.Decision], setAside: [SetAsideTouch]
+    ) -> String {
         var s = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(formatFixed(width, decimals: 0))" height="\(formatFixed(height, decimals: 0))" \
             viewBox="0 0 \(formatFixed(width, decimals: 0)) \(formatFixed(height, decimals: 0))" font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">
@@ -277,8 +306,9 @@ private struct SVGCanvas {
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s +=
             "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Explanation.escape(title))</text>\n"
+        let aside = setAside.isEmpty ? "" : " (and \(setAside.count) set aside as they landed)"
         s +=
-            "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es"), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
+            "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es")\(aside), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
         return s
     }
 
@@ -469,7 +499,7 @@ private struct SVGCanvas {
     }
 
     /// Decisions, one line each, under the drawing.
-    func decisionLines(_ decisions: [Explanation.Decision]) -> String {
+    func decisionLines(_ decisions: [Explanation.Decision], setAside: [SetAsideTouch]) -> String {
         var s = "<g class=\"decisions\">\n"
         s += "<text x=\"\(pad)\" y=\"\(formatFixed(textTop - 6, decimals: 1))\" font-weight=\"bold\">Decisions</text>\n"
         for (i, d) in decisions.enumerated() {
@@ -479,12 +509,22 @@ private struct SVGCanvas {
             s +=
                 "<text class=\"decision\" data-recognizer=\"\(Explanation.escape(d.name))\" data-state=\"\(d.state.rawValue)\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"\(Explanation.colour(d.kind))\"\(weight)>\(Explanation.escape(text))</text>\n"
         }
+        for (i, t) in setAside.enumerated() {
+            let ty = textTop + 14 + Double(decisions.count + i) * lineH
+            s +=
+                "<text class=\"set-aside\" x=\"\(pad)\" y=\"\(formatFixed(ty, decimals: 1))\" fill=\"#555\">\(Explanation.escape(Explanation.line(t)))</text>\n"
+        }
         s += "</g>\n"
         return s
     }
 }
 
 extension Explanation {
+
+    /// A touch set aside as it landed, in words.
+    public static func line(_ t: SetAsideTouch) -> String {
+        "– a touch (slot \(t.slot)) at \(formatFixed(t.time.seconds, decimals: 3)) s set aside as it landed, starting nothing: \(Reason(cancelled: t.cause))"
+    }
 
     /// One decision in words: mark, name, kind, state, and the reason or what it reported.
     static func line(_ d: Decision, numbered: Bool) -> String {

@@ -17,7 +17,8 @@ public enum Replay {
     /// Holds every event in memory; `stream` does not.
     public static func load(recording path: String, descPath: String?) throws -> (DeviceDescription, [RawEvent]) {
         var events: [RawEvent] = []
-        let device = try read(recording: path, descPath: descPath) { _ in
+        let device = try read(recording: path, descPath: descPath) {
+            try refusePen($0, path: path)
         } event: {
             events.append($0)
         }
@@ -132,6 +133,11 @@ public enum Replay {
     /// device), checked to be a pen's, for `pen:`. Held in memory: a pen node's
     /// recording is fed beside the touch recording, merged by timestamp.
     public static func penEvents(recording path: String) throws -> [RawEvent] {
+        try penRecording(path).events
+    }
+
+    /// A pen recording's device and events, checked to be a pen's.
+    public static func penRecording(_ path: String) throws -> PenRecording {
         let r = try parse(path)
         if let d = r.device, !d.axes.isEmpty || !d.keys.isEmpty,
             !d.keys.contains(where: { PenTool.codes.contains($0) })
@@ -140,7 +146,15 @@ public enum Replay {
                 "\(path): the device '\(d.name)' has no pen tool keys (BTN_TOOL_PEN, BTN_TOOL_RUBBER…); not a pen recording"
             )
         }
-        return r.events
+        return PenRecording(device: r.device, events: r.events)
+    }
+
+    /// A recording of a pen node given where a touchscreen's is wanted.
+    static func refusePen(_ device: DeviceDescription, path: String) throws {
+        guard !device.isMultitouch, device.keys.contains(where: { PenTool.codes.contains($0) }) else { return }
+        throw Failure(
+            "\(path): '\(device.name)' is a pen, not a touchscreen: give its recording with --pen, beside the touchscreen's recording"
+        )
     }
 
     /// Feeds a pen recording's events beside a touch recording's: every pen
@@ -185,17 +199,76 @@ public enum Replay {
     /// `log` receives the trace of the recognizers it names and recognizer bugs.
     /// `pen`: a recording of the device's pen node, fed beside it by timestamp
     /// (touch arbitration: `DevicePipeline.feedPen`).
+    /// `setAside` hears of touches set aside as they landed (the pen in
+    /// proximity, a palm): what the touches were, in a line to show.
     public static func stream(
         recording path: String, descPath: String?, pen: String? = nil, configuration: Configuration,
         serial: UInt32 = 0, log: ArenaLog? = nil, warn: (String) -> Void = { _ in },
+        setAside: (String) -> Void = { _ in },
         emit: (GestureEvent) throws -> Void
     ) throws {
-        let penEvents = try pen.map { try Replay.penEvents(recording: $0) } ?? []
+        let penRecording = try pen.map { try Replay.penRecording($0) }
         let reader = try LineReader(path: path)
+        var touchDevice: DeviceDescription?
+        var touchTimes: ClosedRange<EventTime>?
         try stream(
             source: path, next: reader.next,
-            describe: { try description(recorded: $0, path: path, descPath: descPath) },
-            configuration: configuration, serial: serial, log: log, penEvents: penEvents, warn: warn, emit: emit)
+            describe: {
+                let d = try description(recorded: $0, path: path, descPath: descPath)
+                touchDevice = d
+                return d
+            },
+            configuration: configuration, serial: serial, log: log, penEvents: penRecording?.events ?? [],
+            warn: warn, setAside: setAside, times: { touchTimes = $0 }, emit: emit)
+        if let pen, let penRecording {
+            for problem in penRecording.mismatches(touch: touchDevice, times: touchTimes, touchPath: path, penPath: pen)
+            {
+                warn(problem)
+            }
+        }
+    }
+
+    /// A pen recording: its device (when it has a description) and events.
+    public struct PenRecording: Sendable {
+        public var device: DeviceDescription?
+        public var events: [RawEvent]
+
+        /// What makes this pen recording an odd partner for a touch recording,
+        /// as warnings: another device (vendor and product differ), or no
+        /// time in common, so that its proximity changes nothing.
+        public func mismatches(
+            touch: DeviceDescription?, times: ClosedRange<EventTime>?, touchPath: String, penPath: String
+        ) -> [String] {
+            var out: [String] = []
+            if let pen = device, let touch {
+                func known(_ d: DeviceDescription) -> Bool { d.vendor != 0 || d.product != 0 }
+                // Without ids on both sides, the names: a pen and its screen share
+                // at least their first word ("Wacom HID 52B5 Pen", "… Finger").
+                let other =
+                    known(pen) && known(touch)
+                    ? pen.vendor != touch.vendor || pen.product != touch.product
+                    : pen.name.split(separator: " ").first != touch.name.split(separator: " ").first
+                if other {
+                    out.append(
+                        "warning: \(penPath) is of '\(pen.name)' (\(pen.vendorProduct)), \(touchPath) of '\(touch.name)' (\(touch.vendorProduct)): not the same device, so its pen would not set these touches aside"
+                    )
+                }
+            }
+            if let first = events.first?.time, let last = events.last?.time, let times,
+                last < times.lowerBound || first > times.upperBound
+            {
+                out.append(
+                    "warning: \(penPath) (\(first)–\(last) s) and \(touchPath) (\(times.lowerBound)–\(times.upperBound) s) have no time in common: the pen's proximity changed nothing"
+                )
+            }
+            return out
+        }
+    }
+
+    /// A line telling of `count` touches set aside, the last of them `last`.
+    public static func setAsideLine(_ last: SetAsideTouch, count: Int) -> String {
+        let what = count == 1 ? "a touch (slot \(last.slot))" : "\(count) touches"
+        return "\(last.time): \(what) set aside as it landed, starting nothing: \(Reason(cancelled: last.cause))"
     }
 
     /// Replays evemu text that carries its own description.
@@ -214,13 +287,24 @@ public enum Replay {
         source path: String, next: () throws -> Substring?,
         describe: (DeviceDescription?) throws -> DeviceDescription?,
         configuration: Configuration, serial: UInt32, log: ArenaLog? = nil, penEvents: [RawEvent] = [],
-        warn: (String) -> Void, emit: (GestureEvent) throws -> Void
+        warn: (String) -> Void, setAside: (String) -> Void = { _ in },
+        times: (ClosedRange<EventTime>) -> Void = { _ in }, emit: (GestureEvent) throws -> Void
     ) throws {
         var pipeline: DevicePipeline?
         var pen = PenFeed(events: penEvents)
         var converter: MtdevConverter?
+        var firstTime: EventTime?
         var lastTime: EventTime?
+        var setAsideSeen = 0
+        func tellSetAside(_ pipeline: DevicePipeline) {
+            let count = pipeline.decoder.setAsideCount
+            guard count != setAsideSeen, let last = pipeline.decoder.lastSetAside else { return }
+            setAside(setAsideLine(last, count: count &- setAsideSeen))
+            setAsideSeen = count
+        }
+        defer { if let firstTime, let lastTime { times(firstTime...max(firstTime, lastTime)) } }
         try read(source: path, next: next, describe: describe) { recorded in
+            try refusePen(recorded, path: path)
             var device = recorded
             if device.isTypeA {
                 do { converter = try MtdevConverter(description: device) } catch {
@@ -245,9 +329,11 @@ public enum Replay {
                 serial: serial, log: log)
         } event: { e in
             guard let pipeline else { return }
+            if firstTime == nil { firstTime = e.time }
             lastTime = e.time
             pen.feed(through: e.time, to: pipeline)
             if let converter { converter.put(e) { pipeline.feed($0) } } else { pipeline.feed(e) }
+            tellSetAside(pipeline)
             try pipeline.drain { try emit($0) }
         }
         guard let pipeline, var last = lastTime else { return }

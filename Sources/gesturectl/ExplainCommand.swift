@@ -3,6 +3,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureTools
+import LinuxSystem
 
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +33,13 @@ struct ExplainCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"),
+        completion: .file())
+    var desc: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "A recording of the touchscreen's pen node, fed beside INPUT by timestamp (touch arbitration).",
             valueName: "FILE"),
         completion: .file())
@@ -47,20 +55,23 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try config.load()
-        let explanation: Explanation
+        var explanation: Explanation
         do {
-            let frames = try Explanation.frames(
-                of: input, configuration: configuration, pxPerMM: pxPerMM, pen: pen)
+            let read = try Explanation.input(
+                of: input, configuration: configuration, pxPerMM: pxPerMM, pen: pen, desc: desc)
             let name = input.split(separator: "/").suffix(3).joined(separator: "/")
             explanation = Explanation(
-                title: "\(name) — config \(configuration.source)", frames: frames,
+                title: "\(name) — config \(configuration.source)", frames: read.frames,
                 configuration: configuration)
+            explanation.setAside = read.setAside
         } catch {
             throw CleanExit.message("gesturectl explain: \(error)", code: 1)
         }
         let text = explanation.svg()
+        if let svg, !FileManager.default.createFile(atPath: svg, contents: Data(text.utf8)) {
+            throw CleanExit.message("gesturectl explain: cannot write \(svg): \(Errno.current)", code: 1)
+        }
         do {
-            if let svg { try text.write(toFile: svg, atomically: true, encoding: .utf8) }
             if let png { try PNGRenderer.render(svg: text, to: png) }
         } catch {
             throw CleanExit.message("gesturectl explain: \(error)", code: 1)
@@ -71,6 +82,7 @@ struct ExplainCommand: ParsableCommand {
             if let r = d.reason { out += " — \(r)" }
             out += "\n"
         }
+        for t in explanation.setAside { out += Explanation.line(t) + "\n" }
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 }

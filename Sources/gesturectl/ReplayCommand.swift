@@ -28,7 +28,11 @@ struct ReplayCommand: ParsableCommand {
         completion: .file())
     var pen: String?
 
-    @Flag(name: .long, help: "Also print failed transitions, with their reasons.")
+    @Flag(
+        name: .long,
+        help:
+            "Also print failed transitions, with their reasons, and (on stderr) each touch set aside as it landed: the pen in proximity, a palm."
+    )
     var failures = false
 
     @Option(
@@ -73,6 +77,11 @@ struct ReplayCommand: ParsableCommand {
                 ) { warning in
                     out.flush()
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
+                } setAside: { line in
+                    // What no gesture event tells: a touch that started nothing.
+                    guard failures || !trace.isEmpty else { return }
+                    out.flush()
+                    FileHandle.standardError.write(Data(("set aside: " + line + "\n").utf8))
                 } emit: { e in
                     guard failures || e.state != .failed else { return }
                     out.append(e.json)

@@ -60,6 +60,18 @@ private final class PenScenario {
         touch(SYN.REPORT, 0, type: EV.SYN)
         collect()
     }
+    /// A touch the kernel marks a palm in its first frame.
+    func palmLands(at p: Point, slot: Int32 = 0, after ms: Double = 10) {
+        now = now + Millis(ms)
+        touch(ABS.MT_SLOT, slot)
+        trackingID += 1
+        touch(ABS.MT_TRACKING_ID, trackingID)
+        touch(ABS.MT_TOOL_TYPE, MTTool.palm)
+        touch(ABS.MT_POSITION_X, Int32(p.x * 10))
+        touch(ABS.MT_POSITION_Y, Int32(p.y * 10))
+        touch(SYN.REPORT, 0, type: EV.SYN)
+        collect()
+    }
     /// The pen node: a tool key and its frame's SYN_REPORT.
     func pen(_ inProximity: Bool, after ms: Double = 5) { pen(PenTool.pen, inProximity, after: ms) }
     func pen(_ tool: UInt16, _ inProximity: Bool, after ms: Double = 5) {
@@ -113,6 +125,30 @@ struct PenArbitrationTests {
         s.wait(ms: 1000)
         #expect(s.events.isEmpty)
         #expect(s.pipeline.arbitration.active)
+    }
+
+    /// Touches that start nothing leave no event: the decoder counts them,
+    /// with the last one's time and cause, for replay and explain to tell of.
+    @Test func touchesSetAsideAsTheyLandAreCounted() {
+        let s = PenScenario([pan, tap])
+        s.drag()
+        #expect(s.pipeline.decoder.setAsideCount == 0)
+        s.pen(true)
+        let penTime = s.now
+        s.wait(ms: 20)
+        s.down(at: mm(100, 50))
+        #expect(s.pipeline.decoder.setAsideCount == 1)
+        #expect(
+            s.pipeline.decoder.lastSetAside
+                == SetAsideTouch(time: penTime + Millis(20), slot: 0, cause: .penInProximity))
+        s.up()
+        s.pen(false)
+        s.wait(ms: 1000)
+        s.palmLands(at: mm(60, 60), slot: 1)
+        #expect(s.pipeline.decoder.setAsideCount == 2)
+        #expect(s.pipeline.decoder.lastSetAside?.cause == .palm)
+        #expect(s.pipeline.decoder.lastSetAside?.slot == 1)
+        #expect(s.events.allSatisfy { $0.time < penTime }, "neither started anything")
     }
 
     @Test func theReleaseTimeFollowsThePenLeavingOnTheEventClock() {

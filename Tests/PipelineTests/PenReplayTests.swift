@@ -1,3 +1,4 @@
+import Foundation
 import GestureConfig
 import GestureCore
 import GestureTools
@@ -52,5 +53,68 @@ struct PenReplayTests {
             try Replay.run(
                 recording: Self.touch, descPath: nil, pen: Self.touch, configuration: ConfigLoader.builtIn())
         }
+    }
+
+    /// The palm's drag while the pen hovers starts nothing, and no gesture
+    /// event says so: replay tells of it as a touch set aside, and explain
+    /// lists it under its decisions.
+    @Test func aTouchSetAsideIsToldOf() throws {
+        var lines: [String] = []
+        try Replay.stream(
+            recording: Self.touch, descPath: nil, pen: Self.pen, configuration: ConfigLoader.builtIn(),
+            setAside: { lines.append($0) }, emit: { _ in })
+        #expect(lines == ["1.100000: a touch (slot 0) set aside as it landed, starting nothing: pen in proximity"])
+        var none: [String] = []
+        try Replay.stream(
+            recording: Self.touch, descPath: nil, configuration: ConfigLoader.builtIn(),
+            setAside: { none.append($0) }, emit: { _ in })
+        #expect(none.isEmpty)
+        let read = try Explanation.input(of: Self.touch, configuration: ConfigLoader.builtIn(), pen: Self.pen)
+        #expect(read.setAside == [SetAsideTouch(time: .seconds(1.1), slot: 0, cause: .penInProximity)])
+        var e = Explanation(title: "t", frames: read.frames, configuration: ConfigLoader.builtIn())
+        e.setAside = read.setAside
+        #expect(e.svg().contains("set aside as it landed, starting nothing: pen in proximity"))
+    }
+
+    /// A pen recording where the touchscreen's is wanted is refused, saying
+    /// where it goes; a stroke file takes no pen.
+    @Test func aPenRecordingGivenAsTheTouchscreenIsRefused() {
+        for run in [
+            { _ = try Replay.run(recording: Self.pen, descPath: nil, configuration: ConfigLoader.builtIn()) },
+            { _ = try Explanation.input(of: Self.pen, configuration: ConfigLoader.builtIn()) },
+            {
+                _ = try Explanation.input(
+                    of: fixturesDir + "/dollar1/s01/fast/v01.xml", configuration: ConfigLoader.builtIn(), pen: Self.pen)
+            },
+        ] {
+            let error = #expect(throws: Replay.Failure.self) { try run() }
+            #expect(error?.description.contains("--pen") == true, "\(String(describing: error))")
+        }
+    }
+
+    /// A pen of another device, or one recorded at another time, changes
+    /// nothing; replay says why.
+    @Test func aPenThatCannotMatterIsWarnedOf() throws {
+        func warnings(touch: String, pen: String) throws -> [String] {
+            var out: [String] = []
+            try Replay.stream(
+                recording: touch, descPath: nil, pen: pen, configuration: ConfigLoader.builtIn(),
+                warn: { if $0.contains(pen) { out.append($0) } }, emit: { _ in })
+            return out
+        }
+        #expect(try warnings(touch: Self.touch, pen: Self.pen).isEmpty)
+        let atmel = fixturesDir + "/recordings/Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"
+        let other = try warnings(touch: atmel, pen: Self.pen)
+        #expect(other.count == 1 && other[0].contains("not the same device"), "\(other)")
+        let late = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(getpid()).pen.events").path
+        defer { try? FileManager.default.removeItem(atPath: late) }
+        let shifted = try String(contentsOfFile: Self.pen, encoding: .utf8).split(separator: "\n").map { line in
+            guard line.hasPrefix("E: "), let t = Double(line.split(separator: " ")[1]) else { return String(line) }
+            return "E: " + formatFixed(t + 100, decimals: 6) + " "
+                + line.split(separator: " ").dropFirst(2).joined(separator: " ")
+        }
+        try (shifted.joined(separator: "\n") + "\n").write(toFile: late, atomically: true, encoding: .utf8)
+        let apart = try warnings(touch: Self.touch, pen: late)
+        #expect(apart.count == 1 && apart[0].contains("no time in common"), "\(apart)")
     }
 }

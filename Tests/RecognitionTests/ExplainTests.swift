@@ -100,6 +100,16 @@ struct ExplainTests {
         #expect(svg.contains("[2] ✓ double_tap (tap): recognized — 2 taps"))
     }
 
+    /// A type A recording (no slots) is drawn as replay reads it, through
+    /// libmtdev: the N-Trig's contacts (up to four at once) as touches, and
+    /// the recognizers' decisions about three fingers.
+    @Test func aTypeARecordingIsDrawnThroughLibmtdev() throws {
+        let (e, svg) = try explain(fixturesDir + "/recordings/ntrig-dell-xt2.event")
+        #expect(e.paths.count == 4, "\(e.paths.count) touches")
+        #expect(e.decisions.contains { $0.name == "tap" && $0.reason?.description == "3 fingers > 1" })
+        #expect(svg.contains("4 touches"))
+    }
+
     @Test func textIsEscaped() throws {
         let frames = try Explanation.frames(of: fixturesDir + "/dollar1/s01/medium/circle01.xml", configuration: config)
         let svg = Explanation(title: "a <b> & \"c\"", frames: frames, configuration: config).svg()

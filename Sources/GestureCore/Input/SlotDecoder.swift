@@ -69,6 +69,11 @@ public struct SlotDecoder {
     public private(set) var firstClamped: RawEvent?
     /// Touch arbitration: touches landing now are ignored until lifted.
     public private(set) var suppressed = false
+    /// Touches set aside as they landed, before any frame carried them (the
+    /// screen's pen in proximity, a palm from its first frame): how many so
+    /// far, and the last of them, for replay and explain to tell of.
+    public private(set) var setAsideCount = 0
+    public private(set) var lastSetAside: SetAsideTouch?
 
     /// - Parameters:
     ///   - serial: distinguishes this decoder's touch ids from every other's.
@@ -190,6 +195,7 @@ public struct SlotDecoder {
         for i in slots.indices where slots[i].live {
             if slots[i].began {
                 // Landed in the pending frame: nobody saw it.
+                setAside(slot: i, time: time, cause: .penInProximity)
                 slots[i].ignored = true
                 slots[i].began = false
                 slots[i].moved = false
@@ -296,6 +302,7 @@ public struct SlotDecoder {
         }
         slots[i].trackingID = id
         slots[i].ignored = suppressed && id >= 0
+        if slots[i].ignored { setAside(slot: i, time: time, cause: .penInProximity) }
         slots[i].began = false
         slots[i].moved = false
         if id >= 0 && !suppressed {
@@ -305,6 +312,11 @@ public struct SlotDecoder {
             nextSerial &+= 1
             dirty = true
         }
+    }
+
+    private mutating func setAside(slot i: Int, time: EventTime, cause: TouchCancelCause) {
+        setAsideCount &+= 1
+        lastSetAside = SetAsideTouch(time: time, slot: i, cause: cause)
     }
 
     private mutating func finish(slot i: Int, as phase: TouchPhase, cause: TouchCancelCause = .lost) {
@@ -343,6 +355,7 @@ public struct SlotDecoder {
         for i in slots.indices where slots[i].live {
             if slots[i].began && slots[i].toolType == MTTool.palm {
                 // A palm from its first frame: never a touch.
+                setAside(slot: i, time: time, cause: .palm)
                 slots[i].ignored = true
                 slots[i].began = false
                 slots[i].moved = false
@@ -367,5 +380,18 @@ public struct SlotDecoder {
             slots[i].moved = false
         }
         return !frame.touches.isEmpty
+    }
+}
+
+/// A touch set aside as it landed: no frame carries it and it starts nothing.
+public struct SetAsideTouch: Sendable, Equatable {
+    public var time: EventTime
+    public var slot: Int
+    /// `.penInProximity` or `.palm`.
+    public var cause: TouchCancelCause
+    public init(time: EventTime, slot: Int, cause: TouchCancelCause) {
+        self.time = time
+        self.slot = slot
+        self.cause = cause
     }
 }
