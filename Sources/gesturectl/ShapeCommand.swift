@@ -109,8 +109,9 @@ struct ShapeRecordCommand: ParsableCommand {
         let matcher = ShapeMatcher(examples: examples, options: options)
         let maxDistance = ShapeTeaching.suggestedMaxDistance(spread: matcher.spread)
         for (i, s) in strokes.enumerated() {
+            let kept = examples[i].count < s.points.count ? " (\(examples[i].count) kept in the table)" : ""
             var line =
-                "example \(i): \(s.points.count) points, \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
+                "example \(i): \(s.points.count) points\(kept), \(ShapeTeaching.tenth(s.lengthMM)) mm, \(Int(s.durationMs)) ms"
             if i < loo.count { line += ", \(ShapeTeaching.hundredth(loo[i])) from the closest other" }
             say(line)
         }

@@ -67,6 +67,27 @@ import Testing
         #expect(abs(strokes[0].durationMs - 450) < 1)
     }
 
+    /// A stroke taught once, as the table writes it (at most 48 points, to
+    /// 0.1 mm), is matched to itself nearly exactly: the points kept are the
+    /// tips and corners (here at most 0.014 apart). Picked evenly by index, a
+    /// star's tips were cut, and s02's medium star01 lay 0.12 from itself: a
+    /// quarter of the max_distance its table was given.
+    @Test func aStrokeTaughtOnceMatchesItselfClosely() throws {
+        var worst = (distance: 0.0, stroke: "")
+        for subject in ["s01", "s02", "s03"] {
+            for name in ["star01", "star05", "x05", "rectangle05", "arrow05", "left_curly_brace05", "check05"] {
+                let path = fixturesDir + "/dollar1/\(subject)/medium/\(name).xml"
+                let frames = StrokeFrames.frames(of: try DollarXML.load(path: path))
+                let stroke = try #require(ShapeTeaching.reader(of: frames).strokes.first).points
+                let taught = ShapeTeaching.asWritten(ShapeTeaching.thinned(stroke))
+                #expect(taught.count <= 48)
+                let d = try #require(ShapeMatcher(examples: [taught], options: .init()).closest(stroke)).distance
+                if d > worst.distance { worst = (d, "\(subject)/\(name)") }
+            }
+        }
+        #expect(worst.distance < 0.025, "\(worst)")
+    }
+
     /// The table printed loads as gestured loads it, and the shape it teaches
     /// takes a new zigzag of another size, not a straight swipe.
     @Test func theTableTeachesTheShape() throws {
