@@ -340,8 +340,7 @@ private struct Context {
                     continue
                 }
                 var r = TableReader(table: t, path: "pen", position: member.keyPosition)
-                var ms = Int(penRelease.value)
-                if r.int("release_ms", &ms, 0...10_000, &problems) { penRelease = Millis(Double(ms)) }
+                r.millis("release_ms", &penRelease, 0...10_000, &problems)
                 r.rejectUnknown(&problems, what: "[pen]")
             default:
                 error(key, "unknown section; expected [recognizer.NAME], [[device]] or [pen]", at: member.keyPosition)

@@ -140,15 +140,17 @@ public final class LisgdRunner {
 extension LisgdRunner {
     /// Opens the touchscreen at `path` (a symlink such as
     /// /dev/input/by-path/first-touchscreen is followed) as the calling user,
-    /// the node udev knows for it.
-    public static func openDevice(_ path: String) throws(LisgdError) -> EvdevDevice {
+    /// the node udev knows for it. `option` is the command's option that names
+    /// the node, for the errors.
+    public static func openDevice(_ path: String, option: String = "-d") throws(LisgdError) -> EvdevDevice {
         var st = stat()
         guard stat(path, &st) == 0 else {
             throw LisgdError(
-                "\(path): \(Errno.current); give the touchscreen's node with -d (`gesturectl devices` lists them)")
+                "\(path): \(Errno.current); give the touchscreen's node with \(option) (`gesturectl devices` lists them)"
+            )
         }
         guard st.st_mode & S_IFMT == S_IFCHR else {
-            throw LisgdError("\(path) is not a device node; give the touchscreen's /dev/input/eventN with -d")
+            throw LisgdError("\(path) is not a device node; give the touchscreen's /dev/input/eventN with \(option)")
         }
         let udev: Udev
         do { udev = try Udev() } catch { throw LisgdError("cannot set up libudev: \(error)") }
@@ -158,7 +160,7 @@ extension LisgdRunner {
         }
         guard node.isEventNode else {
             throw LisgdError(
-                "\(path) is not an input event node (\(node.syspath)); give the touchscreen's /dev/input/eventN with -d"
+                "\(path) is not an input event node (\(node.syspath)); give the touchscreen's /dev/input/eventN with \(option)"
             )
         }
         do {

@@ -39,7 +39,8 @@ public enum ShapeTeaching {
             switch self {
             case .moreThanOneFinger: "more than one finger"
             case .cancelled: "cancelled"
-            case .tooFewPoints: "too few points (a tap)"
+            case .tooFewPoints(1): "a tap"
+            case .tooFewPoints: "too few points"
             case .tooShort: "too short"
             }
         }
@@ -125,7 +126,7 @@ public enum ShapeTeaching {
         return r
     }
 
-    /// Skips counted alike, in the order first seen: "too few points (a tap) ×2; more than one finger".
+    /// Skips counted alike, in the order first seen: "a tap ×2; more than one finger".
     public static func summary(of skips: [Skip]) -> String {
         var order: [String] = []
         var counts: [String: Int] = [:]

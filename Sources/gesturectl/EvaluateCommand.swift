@@ -87,11 +87,18 @@ struct EvaluateCommand: ParsableCommand {
         guard let counts = exampleCounts, !counts.isEmpty, counts.allSatisfy({ (1...20).contains($0) }) else {
             throw ValidationError("--examples must be a comma-separated list of counts from 1 to 20")
         }
+        if templates && details {
+            throw ValidationError(
+                "--details goes without --templates: the template protocol reports per subject and class, over random draws of the examples, not per stroke"
+            )
+        }
     }
 
     var exampleCounts: [Int]? {
         let parts = examples.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        return parts.contains(nil) ? nil : parts.compactMap { $0 }
+        guard !parts.contains(nil) else { return nil }
+        var seen: Set<Int> = []
+        return parts.compactMap { $0 }.filter { seen.insert($0).inserted }
     }
 
     /// The template protocol with the options of the config's first shape, else the defaults.
@@ -106,6 +113,18 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         let counts = exampleCounts ?? [1, 3, 5]
+        // Per subject, the strokes of each class: the protocol draws examples
+        // from one class and tests on the rest of it and on the other classes.
+        var classes: [String: [String: Int]] = [:]
+        for item in items where !item.mirrored {
+            if case .stroke = item.input { classes[item.subject, default: [:]][item.label, default: 0] += 1 }
+        }
+        let fewest = counts.min() ?? 1
+        guard classes.values.contains(where: { $0.count >= 2 && $0.values.contains { $0 > fewest } }) else {
+            throw CleanExit.message(
+                "gesturectl evaluate --templates: \(corpus.joined(separator: " ")) has no subject with more than \(fewest) stroke(s) of one class and strokes of another: the template protocol needs $1-style stroke files (.xml) of several classes from each subject (the Subject attribute, or a folder sNN)",
+                code: 1)
+        }
         let report = TemplateProtocol.run(
             items: items, parameters: parameters, pxPerMM: pxPerMM, exampleCounts: counts, draws: draws, seed: seed,
             losoExamples: counts.contains(3) ? 3 : counts[0], falseAcceptBudget: losoBudget / 100)

@@ -84,6 +84,9 @@ struct ShapeRecordCommand: ParsableCommand {
         guard ShapeMatcher.Direction(rawValue: direction) != nil else {
             throw ValidationError("--direction: as_drawn or either, not '\(direction)'")
         }
+        if device != nil && !from.isEmpty {
+            throw ValidationError("--device reads the touchscreen and --from reads recordings: give one of them")
+        }
     }
 
     func run() throws {
@@ -287,7 +290,9 @@ struct ShapeRecordCommand: ParsableCommand {
             say("taking the first \(count) of \(all.count) strokes (--count)")
             all = Array(all.prefix(count))
         } else if all.count < count {
-            say("the recordings hold \(all.count) stroke(s), fewer than --count \(count)")
+            throw CleanExit.message(
+                "gesturectl shape record: the recordings hold \(all.count) one-finger stroke(s), fewer than --count \(count): give more, or --count \(all.count) to teach with these",
+                code: 1)
         }
         return all
     }
@@ -307,7 +312,7 @@ struct ShapeRecordCommand: ParsableCommand {
     private func readTouchscreen(_ configuration: Configuration) throws -> [ShapeTeaching.Stroke] {
         let path = try device ?? firstTouchscreen(configuration)
         let evdev: EvdevDevice
-        do { evdev = try LisgdRunner.openDevice(path) } catch {
+        do { evdev = try LisgdRunner.openDevice(path, option: "--device") } catch {
             throw CleanExit.message("gesturectl shape record: \(error)", code: 1)
         }
         defer { evdev.close() }

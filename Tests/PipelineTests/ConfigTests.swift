@@ -83,6 +83,8 @@ struct ConfigTests {
     @Test func thePensReleaseTimeIsReadWithLibinputsAsDefault() throws {
         #expect(try load("[recognizer.t]\nkind = \"tap\"\n").penRelease == Millis(90))
         #expect(try load("[pen]\nrelease_ms = 250\n[recognizer.t]\nkind = \"tap\"\n").penRelease == Millis(250))
+        // A number, as every other _ms key takes it.
+        #expect(try load("[pen]\nrelease_ms = 90.0\n[recognizer.t]\nkind = \"tap\"\n").penRelease == Millis(90))
         let e = errors(
             """
             [recognizer.t]
@@ -94,7 +96,7 @@ struct ConfigTests {
             """)
         #expect(
             e.map(\.description) == [
-                "test.toml:5: pen.release_ms: expected an integer from 0 to 10000, got -1",
+                "test.toml:5: pen.release_ms: expected a number from 0.00 to 10000.00, got -1",
                 "test.toml:6: pen.delay_ms: unknown key for [pen]; known keys: release_ms",
             ])
         #expect(errors("pen = 3\n").map(\.description) == ["test.toml:1: pen: expected a table [pen], got integer"])

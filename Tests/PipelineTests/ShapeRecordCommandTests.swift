@@ -184,4 +184,34 @@ struct ShapeRecordCommandTests {
         #expect(refused.err.contains("read-only") && refused.err.contains("is unchanged"), "\(refused.err)")
         #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "[recognizer.ring]\nkind = \"circle\"\n")
     }
+
+    /// What the person asked for is what is taught, or nothing: fewer strokes
+    /// than --count, or --device beside --from, is an error, not a warning.
+    @Test func askedForMoreStrokesThanTheRecordingsHoldIsAnError() throws {
+        let two = try Self.gesturectl(
+            ["shape", "record", "zed", "--config", Self.shipped, "--from"] + ["v02", "v03"].map(Self.dollar))
+        #expect(two.status == 1)
+        #expect(two.out.isEmpty)
+        #expect(two.err.contains("2 one-finger stroke(s), fewer than --count 3") && two.err.contains("--count 2"))
+        let asked = try Self.gesturectl(
+            ["shape", "record", "zed", "--count", "2", "--config", Self.shipped, "--from"]
+                + ["v02", "v03"].map(Self.dollar))
+        #expect(asked.status == 0, "\(asked.err)")
+        #expect(asked.out.contains("[recognizer.zed]"))
+        let both = try Self.gesturectl(
+            ["shape", "record", "zed", "--device", "/dev/input/event0", "--from", Self.dollar("v02")])
+        #expect(both.status != 0)
+        #expect(both.err.contains("--device reads the touchscreen and --from reads recordings"))
+    }
+
+    /// evaluate --templates on strokes it cannot use says so, and fails.
+    @Test func theTemplateProtocolOnStrokesItCannotUseIsAnError() throws {
+        let r = try Self.gesturectl(["evaluate", "--templates", fixturesDir + "/strokes"])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err.contains("has no subject with more than 1 stroke(s) of one class"), "\(r.err)")
+        let details = try Self.gesturectl(["evaluate", "--templates", "--details", fixturesDir + "/dollar1/s01"])
+        #expect(details.status != 0)
+        #expect(details.err.contains("--details goes without --templates"))
+    }
 }

@@ -218,7 +218,7 @@ import Testing
         #expect(abs(mm - 4.4) < 0.01)
         #expect(r.skips[0].description.hasPrefix("a tap"))
         #expect(r.skips[2].description.hasPrefix("too short: 4.4 mm"))
-        #expect(ShapeTeaching.summary(of: r.skips) == "too few points (a tap) ×2; too short")
+        #expect(ShapeTeaching.summary(of: r.skips) == "a tap; too few points; too short")
         // Every stroke taken loads as an example.
         let table = ShapeTeaching.section(
             name: "zed", examples: r.strokes.map { ShapeTeaching.thinned($0.points) }, options: ShapeMatcher.Options(),
