@@ -693,6 +693,17 @@ private struct KeyReader: ParameterTableVisitor {
             table.fail(key, "expected a list of strokes \(shape), got \(v.described)", at: v, &problems)
             return nil
         }
+        // One stroke written without the list around it: its points read as
+        // strokes of two numbers each.
+        if list.count >= 2,
+            list.allSatisfy({ $0.array.map { $0.count == 2 && $0.allSatisfy { $0.number != nil } } ?? false })
+        {
+            table.fail(
+                key,
+                "expected a list of strokes \(shape), got one stroke of \(list.count) points: put it in a list, [[[x, y], …]]",
+                at: v, &problems)
+            return nil
+        }
         guard count.contains(list.count) else {
             table.fail(
                 key, "expected \(count.lowerBound) to \(count.upperBound) example strokes, got \(list.count)", at: v,
@@ -721,9 +732,16 @@ private struct KeyReader: ParameterTableVisitor {
             var length = 0.0
             for (j, item) in items.enumerated() {
                 guard let xy = item.array, xy.count == 2, let x = xy[0].number, let y = xy[1].number else {
+                    let got =
+                        if let xy = item.array, xy.count == 2, let bad = xy.first(where: { $0.number == nil }) {
+                            "a point with \(bad.described)"
+                        } else if let xy = item.array {
+                            "a list of \(xy.count)"
+                        } else {
+                            item.described
+                        }
                     table.fail(
-                        key, "\(which), point \(j): expected [x, y] (two numbers, mm), got \(item.described)",
-                        at: item, &problems)
+                        key, "\(which), point \(j): expected [x, y] (two numbers, mm), got \(got)", at: item, &problems)
                     break
                 }
                 guard x.isFinite, y.isFinite, abs(x) <= Self.maxCoordinateMM, abs(y) <= Self.maxCoordinateMM else {

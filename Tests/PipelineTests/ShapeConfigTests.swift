@@ -53,8 +53,11 @@ struct ShapeConfigTests {
             ])
         #expect(
             errors("[recognizer.z]\nkind = \"shape\"\nexamples = [[1, 2], [3, 4]]\n") == [
-                "t.toml:3: recognizer.z.examples: example 0: expected 5 to 1000 points, got 2",
-                "t.toml:3: recognizer.z.examples: example 1: expected 5 to 1000 points, got 2",
+                "t.toml:3: recognizer.z.examples: expected a list of strokes [[[x, y], …], …], got one stroke of 2 points: put it in a list, [[[x, y], …]]"
+            ])
+        #expect(
+            errors("[recognizer.z]\nkind = \"shape\"\nexamples = [[1, 2]]\n") == [
+                "t.toml:3: recognizer.z.examples: example 0: expected 5 to 1000 points, got 2"
             ])
         #expect(
             errors("[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[0, 0], [1, 1], [2, 2], [3, 3]],\n]\n") == [
@@ -70,7 +73,13 @@ struct ShapeConfigTests {
             errors(
                 "[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[0, 0], [1, 1], [2], [3, 3], [4, 4]],\n]\n"
             ) == [
-                "t.toml:4: recognizer.z.examples: example 0, point 2: expected [x, y] (two numbers, mm), got a list"
+                "t.toml:4: recognizer.z.examples: example 0, point 2: expected [x, y] (two numbers, mm), got a list of 1"
+            ])
+        #expect(
+            errors(
+                "[recognizer.z]\nkind = \"shape\"\nexamples = [\n  [[0, 0], [10, \"a\"], [2, 2], [3, 3], [4, 4]],\n]\n"
+            ) == [
+                "t.toml:4: recognizer.z.examples: example 0, point 1: expected [x, y] (two numbers, mm), got a point with string \"a\""
             ])
         #expect(
             errors(
