@@ -256,6 +256,8 @@ extension Explanation {
 /// Where the picture's parts go: the drawing's box in mm and its scale, the
 /// legend beside it, the decisions' lines under it; each part in SVG.
 private struct SVGCanvas {
+    /// A taught shape's closest example when it is too far to match.
+    static let farExample = "#8c8c8c"
     var b: Box
     /// Pixels per mm.
     var scale: Double
@@ -283,7 +285,7 @@ private struct SVGCanvas {
             (e.decisions.map { Explanation.line($0, numbered: true).count }
             + e.setAside.map { Explanation.line($0).count }).max() ?? 0
         width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
-        legendH = 14 * lineH + 20
+        legendH = 16 * lineH + 20
         height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
         ox = pad
         oy = pad + 34
@@ -401,18 +403,20 @@ private struct SVGCanvas {
     /// Each taught example over the stroke it was matched with, and the distance.
     func closestExamples(_ list: [Explanation.ClosestExample]) -> String {
         var s = ""
-        let c = Explanation.colour(.shape)
         for e in list {
             guard let first = e.points.first else { continue }
             let within = e.distance <= e.maxDistance
+            // Close enough in the shape's colour; too far in grey, so that a
+            // shape that did not match does not cover the one that did.
+            let c = within ? Explanation.colour(.shape) : SVGCanvas.farExample
             s +=
                 "<g class=\"closest-example\" data-recognizer=\"\(Explanation.escape(e.name))\" data-example=\"\(e.example)\" data-distance=\"\(formatFixed(e.distance, decimals: 3))\" data-max-distance=\"\(formatFixed(e.maxDistance, decimals: 3))\">\n"
             s +=
-                "<polyline points=\"\(pts(e.points))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"3\" stroke-dasharray=\"7,4\" opacity=\"0.9\"/>\n"
+                "<polyline points=\"\(pts(e.points))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"\(within ? 3 : 2)\" stroke-dasharray=\"7,4\" opacity=\"0.9\"/>\n"
             let label =
                 "\(e.name): example \(e.example), \(formatFixed(e.distance, decimals: 2)) \(within ? "≤" : ">") \(formatFixed(e.maxDistance, decimals: 2))"
             s +=
-                "<text x=\"\(x(first.x))\" y=\"\(formatFixed(oy + (first.y - b.minY) * scale - 8, decimals: 1))\" font-size=\"12\" fill=\"\(c)\" font-weight=\"bold\">\(Explanation.escape(label))</text>\n"
+                "<text x=\"\(x(first.x))\" y=\"\(formatFixed(oy + (first.y - b.minY) * scale - 8, decimals: 1))\" font-size=\"12\" fill=\"\(c)\" font-weight=\"bold\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(Explanation.escape(label))</text>\n"
             s += "</g>\n"
         }
         return s
@@ -492,6 +496,12 @@ private struct SVGCanvas {
         legend(
             "<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"\(Explanation.colour(.tap))\" fill-opacity=\"0.1\" stroke=\"\(Explanation.colour(.tap))\" stroke-dasharray=\"4,3\"/>",
             "tap: allowed movement")
+        legend(
+            "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(Explanation.colour(.shape))\" stroke-width=\"3\" stroke-dasharray=\"7,4\"/>",
+            "shape: closest example")
+        legend(
+            "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(SVGCanvas.farExample)\" stroke-width=\"2\" stroke-dasharray=\"7,4\"/>",
+            "shape: example too far")
         s +=
             "<text x=\"\(formatFixed(lx + 12, decimals: 1))\" y=\"\(formatFixed(ly + 20 + Double(row) * lineH + 4, decimals: 1))\" fill=\"#555\">✓ recognized  ✗ failed  — cancelled</text>\n"
         s += "</g>\n"
@@ -540,7 +550,7 @@ extension Explanation {
     }
 
     /// What a recognized gesture reported, in words.
-    static func summary(_ d: Decision) -> String? {
+    public static func summary(_ d: Decision) -> String? {
         switch d.detail {
         case .circle(let c, let r, let err, let cw, let swept):
             return

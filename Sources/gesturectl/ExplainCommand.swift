@@ -78,8 +78,10 @@ struct ExplainCommand: ParsableCommand {
         }
         var out = ""
         for d in explanation.decisions {
+            // As the picture says it: the reason, or what was recognized (a
+            // shape's closest example and distance, a circle's radius…).
             out += "\(d.name) (\(d.kind.rawValue)): \(d.state.rawValue)"
-            if let r = d.reason { out += " — \(r)" }
+            if let r = d.reason { out += " — \(r)" } else if let s = Explanation.summary(d) { out += " — \(s)" }
             out += "\n"
         }
         for t in explanation.setAside { out += Explanation.line(t) + "\n" }
