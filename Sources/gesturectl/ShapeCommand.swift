@@ -39,7 +39,8 @@ struct ShapeRecordCommand: ParsableCommand {
     @Option(
         name: .long, parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Take the strokes from these evemu recordings instead of the touchscreen.", valueName: "RECORDING"),
+            "Take the strokes from these evemu recordings or $1 stroke files (.xml) instead of the touchscreen.",
+            valueName: "RECORDING"),
         completion: .file())
     var from: [String] = []
 
@@ -90,6 +91,11 @@ struct ShapeRecordCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let into, !FileManager.default.fileExists(atPath: into) {
+            throw CleanExit.message(
+                "gesturectl shape record: --into \(into): no such file. --into adds to a config file that exists (copy the shipped gestured.toml there first: a file with only the shape would have no other recognizer); without --into the table is printed",
+                code: 1)
+        }
         let configPath = into ?? ConfigFile.resolve(explicit: config.config)
         let configuration = try loadConfig(path: configPath)
         if configuration.recognizers.contains(where: { $0.name == name }) {

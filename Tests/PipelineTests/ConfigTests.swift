@@ -130,6 +130,14 @@ struct ConfigTests {
         #expect(e[1].message.hasPrefix("missing 'kind'"))
     }
 
+    /// `--trace all` (replay, the daemon) means every recognizer: no
+    /// recognizer may be called that.
+    @Test func allIsNoRecognizersName() {
+        let e = errors("[recognizer.all]\nkind = \"tap\"\n")
+        #expect(e.count == 1)
+        #expect(e.first?.message.contains("`--trace all` means every recognizer") == true, "\(e)")
+    }
+
     @Test func relationsMustNameRecognizersAndHaveNoCycles() {
         let e = errors(
             """

@@ -214,4 +214,15 @@ struct ShapeRecordCommandTests {
         #expect(details.status != 0)
         #expect(details.err.contains("--details goes without --templates"))
     }
+
+    /// --into a file that is not there is an error that says what to do; the
+    /// file is not made (it would hold the shape and no other recognizer).
+    @Test func intoAFileThatIsNotThereIsAnError() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(getpid()).toml").path
+        let r = try Self.gesturectl(
+            ["shape", "record", "zed", "--into", missing, "--from"] + ["v02", "v03", "v04"].map(Self.dollar))
+        #expect(r.status == 1)
+        #expect(r.err.contains("no such file") && r.err.contains("copy the shipped gestured.toml"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -19,6 +19,7 @@ public enum RecognizerNames {
         if scalars.first!.properties.isWhitespace || scalars.last!.properties.isWhitespace {
             return "a recognizer name must not begin or end with a space"
         }
+        if name == "all" { return "'all' is not a recognizer's name: `--trace all` means every recognizer" }
         return nil
     }
 }
