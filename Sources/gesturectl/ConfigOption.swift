@@ -36,3 +36,22 @@ extension CleanExit {
         return ExitCode(code)
     }
 }
+
+/// Where a recording's device is described, and its pen: replay's and explain's
+/// options.
+struct RecordingOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"),
+        completion: .file())
+    var desc: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A recording of the touchscreen's pen node, replayed beside the touchscreen's by timestamp: while the pen is in proximity (and [pen] release_ms after), touches start nothing.",
+            valueName: "FILE"),
+        completion: .file())
+    var pen: String?
+}

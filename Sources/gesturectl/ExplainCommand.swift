@@ -30,20 +30,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(name: .customLong("px-per-mm"), help: "Stroke pixels per millimetre for .xml strokes.")
     var pxPerMM: Double = StrokeFrames.defaultPxPerMM
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"),
-        completion: .file())
-    var desc: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A recording of the touchscreen's pen node, fed beside INPUT by timestamp (touch arbitration).",
-            valueName: "FILE"),
-        completion: .file())
-    var pen: String?
+    @OptionGroup var recording: RecordingOptions
 
     @Argument(help: "A recording (.events/.event) or a stroke (.xml).", completion: .file())
     var input: String
@@ -58,7 +45,7 @@ struct ExplainCommand: ParsableCommand {
         var explanation: Explanation
         do {
             let read = try Explanation.input(
-                of: input, configuration: configuration, pxPerMM: pxPerMM, pen: pen, desc: desc)
+                of: input, configuration: configuration, pxPerMM: pxPerMM, pen: recording.pen, desc: recording.desc)
             let name = input.split(separator: "/").suffix(3).joined(separator: "/")
             explanation = Explanation(
                 title: "\(name) — config \(configuration.source)", frames: read.frames,

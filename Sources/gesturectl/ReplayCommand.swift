@@ -13,20 +13,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Device description (evemu .desc/.prop) when the recording has none beside it.", valueName: "FILE"),
-        completion: .file())
-    var desc: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A recording of the touchscreen's pen node, replayed beside it by timestamp: while the pen is in proximity (and [pen] release_ms after), touches start nothing. One recording only.",
-            valueName: "FILE"),
-        completion: .file())
-    var pen: String?
+    @OptionGroup var recording: RecordingOptions
 
     @Flag(
         name: .long,
@@ -46,7 +33,7 @@ struct ReplayCommand: ParsableCommand {
     var recordings: [String]
 
     func validate() throws {
-        if pen != nil && recordings.count != 1 {
+        if recording.pen != nil && recordings.count != 1 {
             throw ValidationError("--pen goes with one touch recording, not \(recordings.count)")
         }
     }
@@ -72,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
         for (i, path) in recordings.enumerated() {
             do {
                 try Replay.stream(
-                    recording: path, descPath: desc, pen: pen, configuration: configuration,
+                    recording: path, descPath: recording.desc, pen: recording.pen, configuration: configuration,
                     serial: UInt32(truncatingIfNeeded: i), log: log
                 ) { warning in
                     out.flush()
