@@ -295,7 +295,7 @@ struct ShapeRecordCommand: ParsableCommand {
         if all.count > count {
             say("taking the first \(count) of \(all.count) strokes (--count)")
             all = Array(all.prefix(count))
-        } else if all.count < count {
+        } else if !all.isEmpty, all.count < count {
             throw CleanExit.message(
                 "gesturectl shape record: the recordings hold \(all.count) one-finger stroke(s), fewer than --count \(count): give more, or --count \(all.count) to teach with these",
                 code: 1)
