@@ -22,6 +22,9 @@ public struct Explanation: Sendable {
     public var title: String
     /// One path per touch, in mm, in the order the touches began.
     public var paths: [[Point]]
+    /// The paths (indices) of touches cancelled rather than lifted: by the pen
+    /// coming, a palm, the device going.
+    public var cancelled: Set<Int> = []
     public var decisions: [Decision]
     /// Size of the device's active area, mm.
     public var areaMM: Point
@@ -52,6 +55,7 @@ public struct Explanation: Sendable {
         var pathIndex: [TouchID: Int] = [:]
         var paths: [[Point]] = []
         var pathSequence: [Int] = []
+        var cancelled: Set<Int> = []
         var decisions: [Decision] = []
         var events: [GestureEvent] = []
         var sequence = 0
@@ -80,6 +84,7 @@ public struct Explanation: Sendable {
                     paths.append([t.position])
                     pathSequence.append(sequence)
                 }
+                if t.phase == .cancelled, let i = pathIndex[t.id] { cancelled.insert(i) }
             }
             live = f.liveCount
             let before = events.count
@@ -92,6 +97,7 @@ public struct Explanation: Sendable {
             collect(before)
         }
         self.paths = paths
+        self.cancelled = cancelled
         self.decisions = decisions
         areaMM = frames.first?.areaMM ?? Point(x: 100, y: 100)
         for d in decisions where d.kind == .shape {
@@ -244,7 +250,7 @@ extension Explanation {
         s += canvas.grid()
         s += canvas.evidence(of: decisions)
         s += canvas.closestExamples(closestExamples)
-        s += canvas.touches(paths)
+        s += canvas.touches(paths, cancelled: cancelled)
         s += canvas.scaleBar()
         s += canvas.legend()
         s += canvas.decisionLines(decisions, setAside: setAside)
@@ -285,7 +291,7 @@ private struct SVGCanvas {
             (e.decisions.map { Explanation.line($0, numbered: true).count }
             + e.setAside.map { Explanation.line($0).count }).max() ?? 0
         width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
-        legendH = 16 * lineH + 20
+        legendH = 17 * lineH + 20
         height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
         ox = pad
         oy = pad + 34
@@ -423,7 +429,7 @@ private struct SVGCanvas {
     }
 
     /// Touch paths on top: each from a green start to a red end.
-    func touches(_ paths: [[Point]]) -> String {
+    func touches(_ paths: [[Point]], cancelled: Set<Int>) -> String {
         var s = ""
         for (i, path) in paths.enumerated() {
             guard let first = path.first, let last = path.last else { continue }
@@ -434,8 +440,14 @@ private struct SVGCanvas {
             }
             s +=
                 "<circle class=\"touch-start\" cx=\"\(x(first.x))\" cy=\"\(y(first.y))\" r=\"5\" fill=\"#2ca02c\" stroke=\"white\"/>\n"
-            s +=
-                "<rect class=\"touch-end\" x=\"\(formatFixed(ox + (last.x - b.minX) * scale - 4, decimals: 1))\" y=\"\(formatFixed(oy + (last.y - b.minY) * scale - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
+            let ex = ox + (last.x - b.minX) * scale, ey = oy + (last.y - b.minY) * scale
+            if cancelled.contains(i) {
+                s +=
+                    "<path class=\"touch-cancelled\" d=\"M\(formatFixed(ex - 5, decimals: 1)),\(formatFixed(ey - 5, decimals: 1)) l10,10 m0,-10 l-10,10\" stroke=\"#d62728\" stroke-width=\"3\"/>\n"
+            } else {
+                s +=
+                    "<rect class=\"touch-end\" x=\"\(formatFixed(ex - 4, decimals: 1))\" y=\"\(formatFixed(ey - 4, decimals: 1))\" width=\"8\" height=\"8\" fill=\"#d62728\" stroke=\"white\"/>\n"
+            }
             s += "</g>\n"
         }
         return s
@@ -471,6 +483,9 @@ private struct SVGCanvas {
         legend("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#222\" stroke-width=\"2\"/>", "touch path")
         legend("<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"#2ca02c\"/>", "finger down")
         legend("<rect x=\"8\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d62728\"/>", "finger up")
+        legend(
+            "<path d=\"M7,-5 l10,10 m0,-10 l-10,10\" stroke=\"#d62728\" stroke-width=\"3\"/>",
+            "touch cancelled (pen, palm)")
         let cc = Explanation.colour(.circle)
         legend(
             "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>",

@@ -106,15 +106,43 @@ struct PenReplayTests {
         let atmel = fixturesDir + "/recordings/Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"
         let other = try warnings(touch: atmel, pen: Self.pen)
         #expect(other.count == 1 && other[0].contains("not the same device"), "\(other)")
-        let late = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(getpid()).pen.events").path
+        let late = try Self.penShifted(by: 100)
         defer { try? FileManager.default.removeItem(atPath: late) }
-        let shifted = try String(contentsOfFile: Self.pen, encoding: .utf8).split(separator: "\n").map { line in
-            guard line.hasPrefix("E: "), let t = Double(line.split(separator: " ")[1]) else { return String(line) }
-            return "E: " + formatFixed(t + 100, decimals: 6) + " "
-                + line.split(separator: " ").dropFirst(2).joined(separator: " ")
-        }
-        try (shifted.joined(separator: "\n") + "\n").write(toFile: late, atomically: true, encoding: .utf8)
         let apart = try warnings(touch: Self.touch, pen: late)
         #expect(apart.count == 1 && apart[0].contains("no time in common"), "\(apart)")
+    }
+
+    /// The pen recording with its events `seconds` later, in a file of its own.
+    static func penShifted(by seconds: Double) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pen-\(getpid())-\(seconds).pen.events"
+        ).path
+        let shifted = try String(contentsOfFile: Self.pen, encoding: .utf8).split(separator: "\n").map { line in
+            guard line.hasPrefix("E: "), let t = Double(line.split(separator: " ")[1]) else { return String(line) }
+            return "E: " + formatFixed(t + seconds, decimals: 6) + " "
+                + line.split(separator: " ").dropFirst(2).joined(separator: " ")
+        }
+        try (shifted.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The pen coming while the palm drags: explain ends that touch with a
+    /// cross (cancelled), not a finger lifted, and the pan with the pen's reason.
+    @Test func explainMarksATouchThePenCancelled() throws {
+        let c = ConfigLoader.builtIn()
+        let midDrag = try Self.penShifted(by: 0.15)  // in at 1.15 s; the palm drags from 1.1 s
+        defer { try? FileManager.default.removeItem(atPath: midDrag) }
+        let e = Explanation(
+            title: "t", frames: try Explanation.frames(of: Self.touch, configuration: c, pen: midDrag),
+            configuration: c)
+        #expect(e.paths.count == 2)
+        #expect(e.cancelled == [0])
+        #expect(e.decisions.contains { $0.name == "pan" && $0.state == .cancelled && $0.reason == .penInProximity })
+        let svg = e.svg()
+        #expect(svg.components(separatedBy: "class=\"touch-cancelled\"").count == 2)
+        #expect(svg.components(separatedBy: "class=\"touch-end\"").count == 2)
+        let alone = Explanation(
+            title: "t", frames: try Explanation.frames(of: Self.touch, configuration: c), configuration: c)
+        #expect(alone.cancelled.isEmpty && !alone.svg().contains("class=\"touch-cancelled\""))
     }
 }
