@@ -292,6 +292,8 @@ private struct SVGCanvas {
             + e.setAside.map { Explanation.line($0).count }).max() ?? 0
         width = max(pad + drawW + pad + legendW + pad, pad + Double(max(longestLine, e.title.count + 4)) * 7.6 + pad)
         legendH = 17 * lineH + 20
+        // Decisions that would run under the legend start below it.
+        if Double(longestLine) * 7.6 > drawW + pad { textTop = max(textTop, pad + 34 + legendH + 40) }
         height = max(textTop + Double(lines) * lineH + pad, pad + 34 + legendH + pad)
         ox = pad
         oy = pad + 34
