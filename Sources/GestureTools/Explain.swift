@@ -112,10 +112,12 @@ public struct Explanation: Sendable {
     /// stroke: same centroid, scaled to the stroke's path length, turned by the
     /// rotation the matcher found (of the two senses, the one that lies closer).
     static func closestExample(of d: Decision, stroke: [Point], configuration: Configuration) -> ClosestExample? {
+        // Matched on the points the recognizer kept of the stroke: the distance
+        // it decided on.
         guard let r = configuration.recognizers.first(where: { $0.name == d.name }),
             case .shape(let p) = r.parameters,
             case let matcher = ShapeMatcher(examples: p.examples, options: p.matcherOptions),
-            let m = matcher.closest(stroke),
+            let m = matcher.closest(ShapeStrokePoints(stroke).points),
             p.examples.indices.contains(m.example)
         else { return nil }
         let example = p.examples[m.example]

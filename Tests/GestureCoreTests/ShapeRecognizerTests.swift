@@ -187,9 +187,65 @@ struct ShapeRecognizerTests {
         p.examples = [Shapes.zed]
         p.maxDuration = Millis(60_000)
         let s = Scenario(recognizer("zed", .shape(p)))
-        // 3000 points: the buffer is halved several times on the way.
-        s.stroke(Shapes.dense([mm(50, 20), mm(80, 20), mm(50, 50), mm(80, 50)], step: 0.04), frameMS: 8)
+        // 3,500 frames, 880 points 0.35 mm apart (a Z 90 mm across, points
+        // closer than 0.3 mm to the last one count for nothing): the buffer
+        // is halved on the way.
+        let z = Shapes.dense([mm(50, 5), mm(140, 5), mm(50, 95), mm(140, 95)], step: 0.35)
+        s.stroke(z.flatMap { [$0, $0 + mm(0.1, 0), $0 + mm(0.1, 0.1), $0] }, frameMS: 8)
         #expect(s.log(without: .failed) == ["zed recognized"])
+    }
+
+    /// A five-pointed star drawn from its lower left tip, 40 mm across.
+    static let starCorners = [mm(8, 38), mm(20, 0), mm(32, 38), mm(0, 14), mm(40, 14), mm(8, 38)]
+    static let star = Shapes.dense(starCorners)
+
+    /// The distance at which a taught star takes `stroke`, or nil when it fails.
+    static func starDistance(_ stroke: [Point], frameMS: Double = 10) -> Double? {
+        var p = ShapeRecognizer.Parameters()
+        p.examples = [star]
+        p.maxDuration = Millis(60_000)
+        let s = Scenario(recognizer("star", .shape(p)))
+        s.stroke(stroke, frameMS: frameMS)
+        guard case .shape(_, let distance, _)? = s.first("star", .recognized)?.detail else { return nil }
+        return distance
+    }
+
+    /// However many points a stroke has, it is kept evenly: a star drawn
+    /// slowly with 5,000 points is matched as the same star with 200. (When
+    /// the buffer dropped every other point of what it held but kept taking
+    /// every new one, the start of a long stroke thinned again and again: such
+    /// a star failed at 1.42.)
+    @Test func aLongStrokeIsThinnedEvenlyAndMatchesAsAShortOne() throws {
+        var rng = SeededGenerator(seed: 3)
+        let short = Shapes.variant(Self.star, rng: &rng)
+        let long = Shapes.variant(Shapes.dense(Self.starCorners, step: 0.035), rng: &rng)
+        #expect(long.count > 5000)
+        let longDistance = Self.starDistance(long, frameMS: 8)
+        let a = try #require(Self.starDistance(short))
+        let b = try #require(longDistance, "the long star failed")
+        #expect(abs(a - b) < 0.03, "\(a) and \(b)")
+        // Evenly: the kept points' gaps along the stroke differ by a factor of 2 at most.
+        let kept = ShapeStrokePoints(Shapes.dense([mm(0, 0), mm(10_000, 0)], step: 0.5))
+        #expect(kept.points.count <= ShapeStrokePoints.maxPoints)
+        let gaps = zip(kept.points, kept.points.dropFirst()).map { $0.distance(to: $1) }
+        #expect(gaps.max()! <= 2.01 * gaps.min()!, "gaps \(gaps.min()!)…\(gaps.max()!)")
+        #expect(kept.points.first == mm(0, 0) && kept.points.last == mm(10_000, 0))
+    }
+
+    /// A finger resting before it lifts wiggles in place: those wiggles are no
+    /// part of the shape. (They were: a star held for a second with 0.1 mm of
+    /// noise failed at 0.71.)
+    @Test func aFingerRestingBeforeItLiftsChangesNothing() throws {
+        var rng = SeededGenerator(seed: 4)
+        let star = Shapes.variant(Self.star, rng: &rng)
+        let end = star[star.count - 1]
+        let rest = (0..<150).map { _ in
+            end + Point(x: Double.random(in: -0.1...0.1, using: &rng), y: Double.random(in: -0.1...0.1, using: &rng))
+        }
+        let held = Self.starDistance(star + rest)
+        let a = try #require(Self.starDistance(star))
+        let b = try #require(held, "the star held before lifting failed")
+        #expect(abs(a - b) < 0.02, "\(a) and \(b)")
     }
 
     @Test func aPanThatRequiresTheShapeToFailWaitsForItsDecision() {

@@ -110,6 +110,43 @@ struct ExplainTests {
         #expect(svg.contains("4 touches"))
     }
 
+    /// The distance explain draws the closest example at is the one the
+    /// recognizer decided on, for a stroke of thousands of points too (the
+    /// recognizer thins it; explain thins it the same way).
+    @Test func theClosestExampleIsDrawnAtTheDistanceDecidedOn() throws {
+        let corners = [
+            Point(x: 8, y: 38), Point(x: 20, y: 0), Point(x: 32, y: 38), Point(x: 0, y: 14), Point(x: 40, y: 14),
+            Point(x: 8, y: 38),
+        ]
+        func star(step: Double) -> [Point] {
+            var out = [corners[0]]
+            for (a, b) in zip(corners, corners.dropFirst()) {
+                let n = max(1, Int((b - a).length / step))
+                for k in 1...n { out.append(a + (b - a) * (Double(k) / Double(n))) }
+            }
+            return out
+        }
+        var p = ShapeRecognizer.Parameters()
+        p.examples = [star(step: 1)]
+        p.maxDuration = Millis(60_000)
+        let c = Configuration(recognizers: [RecognizerConfig(name: "star", parameters: .shape(p))])
+        // 6,000 points 0.04 mm apart, a tilt and a wobble so that it is no copy of the example.
+        let drawn = star(step: 0.04).enumerated().map { i, q in
+            Point(x: 20 + q.x * 1.1 + 0.3 * sin(Double(i) / 40), y: 20 + q.y * 1.1 + q.x * 0.05)
+        }
+        let stroke = LabelledStroke(
+            label: "star", subject: "-", speed: "-", source: "test", points: drawn.map { $0 * 4.5 },
+            times: drawn.indices.map { Double($0) * 4 })
+        let e = Explanation(title: "t", frames: StrokeFrames.frames(of: stroke), configuration: c)
+        let decided = try #require(e.decisions.first { $0.name == "star" })
+        guard case .shape(_, let distance, _) = decided.detail else {
+            Issue.record("not recognized: \(String(describing: decided.reason))")
+            return
+        }
+        let drawnAt = try #require(e.closestExamples.first).distance
+        #expect(abs(drawnAt - distance) < 1e-9, "drawn at \(drawnAt), decided at \(distance)")
+    }
+
     @Test func textIsEscaped() throws {
         let frames = try Explanation.frames(of: fixturesDir + "/dollar1/s01/medium/circle01.xml", configuration: config)
         let svg = Explanation(title: "a <b> & \"c\"", frames: frames, configuration: config).svg()

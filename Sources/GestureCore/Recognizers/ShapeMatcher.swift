@@ -364,7 +364,8 @@ public struct ShapeMatcher: Sendable {
     package static func distanceTable(_ strokes: [[Point]], options: Options) -> [[Double]?] {
         let matcher = ShapeMatcher(
             examples: strokes, options: options, directionWeight: directionWeight, measuresSpread: false)
-        return strokes.map { matcher.distances($0) }
+        // Each matched as the recognizer keeps a stroke's points.
+        return strokes.map { matcher.distances(ShapeStrokePoints($0).points) }
     }
 
     /// For each example, the distance to the closest of the others (leave one

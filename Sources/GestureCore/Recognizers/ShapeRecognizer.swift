@@ -3,10 +3,11 @@
 /// warping of directions of Jackknife (Taranta et al., CHI 2017; see
 /// `ShapeMatcher` for the method and why it was chosen).
 ///
-/// While the finger moves the recognizer only keeps its points, in a buffer of
-/// `maxPoints` that is halved (every other point kept) when it fills, so a long
-/// stroke costs no more memory and no allocation; at lift the stroke is
-/// resampled and compared with every example. It fails a stroke shorter than
+/// While the finger moves the recognizer only keeps its points
+/// (`ShapeStrokePoints`: at most `maxPoints`, evenly thinned as a long stroke
+/// goes on, a finger at rest adding none), so a long stroke costs no more
+/// memory and no allocation; at lift the stroke is resampled and compared with
+/// every example. It fails a stroke shorter than
 /// `minLengthMM` (a tap, a finger resting), one that took longer than
 /// `maxDuration`, and one whose closest example is further than `maxDistance`
 /// scaled by how far apart the examples are (`ShapeMatcher.bound`).
@@ -61,34 +62,28 @@ public final class ShapeRecognizer: Recognizer {
     private let bound: Double
     private var state = State.drawing
     private var touch: TouchID?
-    private var points: [Point] = []
-    private var pathLength = 0.0
+    private var stroke = ShapeStrokePoints()
     private var start: EventTime?
     private var lastNormalised = Point.zero
     private var areaMM = Point(x: 1, y: 1)
     private var scratch = ShapeMatcher.Scratch()
     private var lastEvidence = Evidence()
-    /// Points kept of one stroke; at this many, every other one is dropped.
-    static let maxPoints = 512
-
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         matcher = ShapeMatcher(examples: parameters.examples, options: parameters.matcherOptions)
         bound = matcher.bound(maxDistance: parameters.maxDistance)
-        points.reserveCapacity(ShapeRecognizer.maxPoints)
     }
 
     public func reset() {
         state = .drawing
         touch = nil
-        points.removeAll(keepingCapacity: true)
-        pathLength = 0
+        stroke.reset()
         start = nil
     }
 
     public var stateDescription: String {
         switch state {
-        case .drawing: "drawing(\(points.count) points)"
+        case .drawing: "drawing(\(stroke.points.count) points)"
         case .done: "done"
         }
     }
@@ -120,30 +115,19 @@ public final class ShapeRecognizer: Recognizer {
                 start = frame.time
             }
             guard t.id == touch else { continue }
-            append(t.position)
+            stroke.append(t.position)
             lastNormalised = t.normalised
             lifted = t.phase.isFinal
         }
+        if lifted { stroke.finish() }
         return lifted
-    }
-
-    private func append(_ p: Point) {
-        if let last = points.last {
-            if last == p { return }
-            pathLength += p.distance(to: last)
-        }
-        if points.count == ShapeRecognizer.maxPoints {
-            let half = ShapeRecognizer.maxPoints / 2
-            for i in 0..<half { points[i] = points[2 * i] }
-            points.removeLast(ShapeRecognizer.maxPoints - half)
-        }
-        points.append(p)
     }
 
     /// The decision on the finished stroke.
     public func decide() -> Proposal {
         var e = Evidence()
         defer { lastEvidence = e }
+        let points = stroke.points, pathLength = stroke.pathLength
         if !points.isEmpty { e.strokeBox = Box(bounding: points[...]) }
         guard points.count >= ShapeMatcher.minPoints else { return .fail(.shape(.tooFewPoints(points.count))) }
         guard pathLength >= parameters.minLengthMM else {
@@ -164,6 +148,88 @@ public final class ShapeRecognizer: Recognizer {
     }
 
     public var evidence: Evidence { lastEvidence }
+}
+
+/// The points a shape recognizer keeps of one stroke, and its length.
+///
+/// A point is taken when it lies `minStep` or more from the last one taken: a
+/// finger resting before it lifts wiggles by a tenth of a millimetre, and those
+/// wiggles would add length, and so resampled points, where nothing was drawn.
+/// At most `maxPoints` are kept: when they fill up, every other one is dropped
+/// and from then on only every other point taken is kept (then every fourth…),
+/// so the stroke stays evenly thinned however long it goes on; the last point
+/// taken is kept at `finish`. `gesturectl explain` keeps a stroke's points the
+/// same way, so that it measures what the recognizer measured.
+public struct ShapeStrokePoints: Sendable {
+    /// Points kept of one stroke.
+    public static let maxPoints = 512
+    /// The least distance from the last point taken for a point to count, mm.
+    public static let minStep = 0.3
+
+    public private(set) var points: [Point] = []
+    /// The length of the path through every point taken, mm.
+    public private(set) var pathLength = 0.0
+    private var lastTaken: Point?
+    /// Points taken since the last one kept, and how many make one kept.
+    private var sinceKept = 0
+    private var stride = 1
+    /// The last point taken when it was not kept (between strides).
+    private var pending: Point?
+
+    public init() { points.reserveCapacity(Self.maxPoints) }
+
+    /// The points kept of `path`, as a recognizer following it would keep them.
+    public init(_ path: [Point]) {
+        self.init()
+        for p in path { append(p) }
+        finish()
+    }
+
+    public mutating func reset() {
+        points.removeAll(keepingCapacity: true)
+        pathLength = 0
+        lastTaken = nil
+        sinceKept = 0
+        stride = 1
+        pending = nil
+    }
+
+    public mutating func append(_ p: Point) {
+        if let last = lastTaken {
+            let d = p.distance(to: last)
+            guard d >= Self.minStep else { return }
+            pathLength += d
+        }
+        lastTaken = p
+        guard !points.isEmpty else {
+            points.append(p)
+            return
+        }
+        sinceKept += 1
+        guard sinceKept >= stride else {
+            pending = p
+            return
+        }
+        if points.count == Self.maxPoints {
+            // The last kept is `stride` before `p`; the one before it, which
+            // stays, 2 × stride: the new stride.
+            let half = Self.maxPoints / 2
+            for i in 0..<half { points[i] = points[2 * i] }
+            points.removeLast(Self.maxPoints - half)
+            stride *= 2
+        }
+        points.append(p)
+        sinceKept = 0
+        pending = nil
+    }
+
+    /// The finger lifted: its last point taken ends the stroke.
+    public mutating func finish() {
+        guard let p = pending else { return }
+        if points.count == Self.maxPoints { points[points.count - 1] = p } else { points.append(p) }
+        pending = nil
+        sinceKept = 0
+    }
 }
 
 extension ShapeRecognizer.Parameters {
