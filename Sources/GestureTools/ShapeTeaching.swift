@@ -230,7 +230,11 @@ public enum ShapeTeaching {
         kept[0] = true
         kept[points.count - 1] = true
         for _ in 2..<limit {
+            // The point farthest from the line kept; on a line already kept
+            // exactly (a straight stroke), the middle of its longest run of
+            // points left out, so that a straight example keeps its points.
             var farthest = (distance: 0.0, index: -1)
+            var widest = (points: 0, index: -1)
             var from = 0
             for to in 1..<points.count where kept[to] {
                 if to > from + 1 {
@@ -238,11 +242,12 @@ public enum ShapeTeaching {
                         let d = distance(from: points[i], toSegment: points[from], points[to])
                         if d > farthest.distance { farthest = (d, i) }
                     }
+                    if to - from > widest.points { widest = (to - from, (from + to) / 2) }
                 }
                 from = to
             }
-            guard farthest.index >= 0 else { break }
-            kept[farthest.index] = true
+            guard let next = [farthest.index, widest.index].first(where: { $0 >= 0 }) else { break }
+            kept[next] = true
         }
         return points.indices.filter { kept[$0] }.map { points[$0] }
     }

@@ -86,6 +86,11 @@ import Testing
             }
         }
         #expect(worst.distance < 0.025, "\(worst)")
+        // A straight stroke keeps its points too (none lies off the line between its ends).
+        let line = (0..<50).map { Point(x: 40 + 0.25 * Double($0), y: 40) }
+        let thinned = ShapeTeaching.thinned(line)
+        #expect(thinned.count == 48 && thinned.first == line.first && thinned.last == line.last)
+        #expect(ShapeTeaching.reader(of: Self.frames(line, id: 1, start: 0)).strokes.count == 1)
     }
 
     /// The table printed loads as gestured loads it, and the shape it teaches
