@@ -163,6 +163,8 @@ struct EdgeTests {
         let s = Scenario(swipe(edge: .right, at: .startOrEnd))
         s.stroke(fling(from: mm(120, 50), direction: mm(1, 0), speed: 800, frames: 10), frameMS: 8)  // ends at 184 mm
         #expect(s.log == ["s failed"])
+        // The end was judged too, and the reason says so.
+        #expect(s.events.first?.reason?.hasPrefix("not at the right edge: started 80.0 mm and ended ") == true)
         s.stroke(line(mm(120, 50), mm(197, 50), count: 10), frameMS: 8)
         #expect(s.log == ["s failed", "s recognized"])
         let start = Scenario(swipe(edge: .right))

@@ -138,7 +138,8 @@ public struct EdgeFilter: Sendable, Equatable {
         if (want.horizontal.map { h != $0 } ?? false) || (want.vertical.map { v != $0 } ?? false) {
             var d = distance(landing, edge, area)
             if let traced { d = min(d, distance(traced, edge, area)) }
-            return .tooFar(edge, distanceMM: d, maxMM: marginMM)
+            return .tooFar(
+                edge, distanceMM: d, maxMM: marginMM, endMM: at == .startOrEnd ? distance(end, edge, area) : nil)
         }
         if !inRange(judged, area) { return .outsideRange(edge) }
         return nil
@@ -167,8 +168,9 @@ public struct EdgeFilter: Sendable, Equatable {
 
 /// Why a sequence was not at the edge a recognizer wants.
 public enum EdgeMiss: Sendable, Equatable {
-    /// It started this far from the edge (or corner), more than the margin.
-    case tooFar(Edge, distanceMM: Double, maxMM: Double)
+    /// It started this far from the edge (or corner), more than the margin;
+    /// with `edge_at = "start_or_end"`, it ended `endMM` from it.
+    case tooFar(Edge, distanceMM: Double, maxMM: Double, endMM: Double? = nil)
     /// At the edge, but outside the part of it that counts.
     case outsideRange(Edge)
     /// The recognizer wants no edge, and the sequence was at one.

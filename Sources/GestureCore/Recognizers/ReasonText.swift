@@ -156,8 +156,9 @@ extension Reason: CustomStringConvertible {
             }
         case .edge(let miss):
             switch miss {
-            case .tooFar(let edge, let mm, let max):
-                return "not at the \(Self.edgeName(edge)): started \(n.mm(mm)) from it > \(n.mm(max))"
+            case .tooFar(let edge, let mm, let max, let end):
+                let ended = end.map { " and ended \(n.mm($0))" } ?? ""
+                return "not at the \(Self.edgeName(edge)): started \(n.mm(mm))\(ended) from it > \(n.mm(max))"
             case .outsideRange(let edge): return "at the \(Self.edgeName(edge)), outside its edge_range"
             case .atAnEdge: return "at an edge; this recognizer wants none"
             }
