@@ -24,6 +24,22 @@ struct ParameterTableTests {
             "README.md's table differs from the code's: paste `gesturectl check --keys` between the markers")
     }
 
+    /// The keys listed for every kind are keys the loader takes: all of them
+    /// set on one recognizer load without an error.
+    @Test func theKeysOfEveryKindAreTheLoaders() {
+        let values: [String: String] = [
+            "requires_failure_of": "[\"b\"]", "simultaneous_with": "[\"b\"]", "can_prevent": "false",
+            "can_be_prevented": "false", "devices": "[\"panel\"]", "region": "[0.0, 0.0, 0.5, 0.5]",
+            "edge": "\"left\"", "edge_mm": "6", "edge_range": "[0.2, 0.8]", "edge_at": "\"start_or_end\"",
+            "profiles": "[\"default\", \"locked\"]", "consume": "true",
+        ]
+        #expect(Set(RecognizerParameters.commonKeys.map(\.key)) == Set(values.keys))
+        let keys = RecognizerParameters.commonKeys.map { "\($0.key) = \(values[$0.key] ?? "")" }
+        let text =
+            "[recognizer.a]\nkind = \"swipe\"\n" + keys.joined(separator: "\n") + "\n[recognizer.b]\nkind = \"tap\"\n"
+        #expect(errors(text) == [])
+    }
+
     @Test func theDocumentedDefaultConfigShowsEveryKey() {
         // Every key of a kind is set or shown commented out in a table of that kind.
         var shown: [String: Set<String>] = [:]

@@ -206,8 +206,38 @@ extension RecognizerParameters {
 
     /// Every kind's keys as a Markdown table per kind: the README's reference,
     /// and what `gesturectl check --keys` prints.
+    /// The keys every recognizer takes, besides its kind's: key, type, default, meaning.
+    public static let commonKeys: [(key: String, type: String, defaultValue: String, meaning: String)] = [
+        (
+            "requires_failure_of", "list of names", "[]",
+            "hold this one back until all of these have failed; if one of them succeeds, this one fails"
+        ),
+        ("simultaneous_with", "list of names", "[]", "may be recognized together with these (either side saying so)"),
+        ("can_prevent", "boolean", "true", "false: its success does not make others fail"),
+        ("can_be_prevented", "boolean", "true", "false: others' success does not make it fail"),
+        ("devices", "list of strings", "every device", "only on devices whose name contains one of these"),
+        (
+            "region", "[x0, y0, x1, y1]", "the whole screen",
+            "only for touches that start inside this part of the screen (0…1 from the top-left)"
+        ),
+        (
+            "edge", "string", "none given",
+            "only from this edge or corner as seen: left, right, top, bottom, top_left, top_right, bottom_left, bottom_right, or none (away from every edge)"
+        ),
+        (
+            "edge_mm", "number, 0.1…100", formatBound(EdgeFilter.defaultMarginMM),
+            "how near the edge the first finger must land"
+        ),
+        ("edge_range", "[from, to], 0…1", "[0, 1]", "the part of the edge that counts"),
+        ("edge_at", "string", "\"start\"", "or \"start_or_end\": also when the finger ends at the edge"),
+        ("profiles", "list of strings", "[\"\(Profiles.defaultName)\"]", "the runtime profiles it takes part in"),
+        ("consume", "boolean", "false", "true: on an exclusive [[device]], the apps never see the touches it takes"),
+    ]
+
     public static func referenceMarkdown() -> String {
-        var out = ""
+        var out = "Every kind:\n\n| key | type | default | meaning |\n|---|---|---|---|\n"
+        for k in commonKeys { out += "| `\(k.key)` | \(k.type) | \(k.defaultValue) | \(k.meaning) |\n" }
+        out += "\n"
         for kind in GestureKind.allCases {
             out += "`\(kind.rawValue)`:\n\n| key | type | range | default | meaning |\n|---|---|---|---|---|\n"
             for row in reference(for: kind) {
