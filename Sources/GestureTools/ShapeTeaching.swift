@@ -25,6 +25,8 @@ public enum ShapeTeaching {
         case cancelled
         /// Fewer distinct points than an example needs (one: a tap).
         case tooFewPoints(Int)
+        /// Still down when the recording ended: never lifted.
+        case notLifted
         /// Shorter than the shortest stroke a shape recognizer matches, mm.
         case tooShort(Double)
 
@@ -42,6 +44,7 @@ public enum ShapeTeaching {
             case .tooFewPoints(1): "a tap"
             case .tooFewPoints: "too few points"
             case .tooShort: "too short"
+            case .notLifted: "still down at the end"
             }
         }
 
@@ -53,6 +56,7 @@ public enum ShapeTeaching {
             case .tooFewPoints(let n): "too few points: \(n); an example needs \(Skip.minPoints)"
             case .tooShort(let mm):
                 "too short: \(ShapeTeaching.tenth(mm)) mm; an example needs \(ShapeTeaching.tenth(Skip.minLengthMM)) mm (min_length_mm)"
+            case .notLifted: "still down when the recording ended: an example is a stroke that lifts"
             }
         }
     }
@@ -70,6 +74,14 @@ public enum ShapeTeaching {
         private var spoiled: Skip?
 
         public init() {}
+
+        /// The frames ended: a touch still down is skipped, never lifted.
+        public mutating func finish() {
+            guard !current.isEmpty else { return }
+            skips.append(.notLifted)
+            current = []
+            points = []
+        }
 
         /// Takes one frame; returns the stroke it finished, if any.
         public mutating func take(_ frame: TouchFrame) -> Stroke? {
@@ -123,6 +135,7 @@ public enum ShapeTeaching {
     public static func reader(of frames: [TouchFrame]) -> StrokeReader {
         var r = StrokeReader()
         for f in frames { _ = r.take(f) }
+        r.finish()
         return r
     }
 

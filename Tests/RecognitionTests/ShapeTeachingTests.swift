@@ -224,6 +224,12 @@ import Testing
         #expect(r.skips[0].description.hasPrefix("a tap"))
         #expect(r.skips[2].description.hasPrefix("too short: 4.4 mm"))
         #expect(ShapeTeaching.summary(of: r.skips) == "a tap; too few points; too short")
+        // A recording that ends with the finger down: that touch is no example, and says so.
+        let cut = Array(Self.zigzag(seed: 7, id: 9, start: 9).dropLast())
+        let unfinished = ShapeTeaching.reader(of: Self.zigzag(seed: 1) + cut)
+        #expect(unfinished.strokes.count == 1)
+        #expect(unfinished.skips == [.notLifted])
+        #expect(unfinished.skips.first?.description.hasPrefix("still down when the recording ended") == true)
         // Every stroke taken loads as an example.
         let table = ShapeTeaching.section(
             name: "zed", examples: r.strokes.map { ShapeTeaching.thinned($0.points) }, options: ShapeMatcher.Options(),

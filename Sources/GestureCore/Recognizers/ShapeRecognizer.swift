@@ -242,7 +242,7 @@ extension ShapeRecognizer.Parameters {
         [
             .strokes(
                 "examples", \.examples, count: exampleCount, points: pointsPerExample,
-                "the strokes taught: [[[x, y], …], …] in mm, each in the order drawn (the config file as a whole at most 1 MiB: `shape record` writes 48 points a stroke)"
+                "the strokes taught: [[[x, y], …], …] in mm, each in the order drawn (the config file as a whole at most 1 MiB: `shape record` writes at most 48 points a stroke)"
             ),
             .choice("orientation", \.orientation, "`fixed`: as taught (within max_rotation_deg); `any`: any rotation"),
             .choice("direction", \.direction, "`as_drawn`: from the same end as the examples; `either`: either way"),
