@@ -265,8 +265,8 @@ struct ShapeRecordCommand: ParsableCommand {
                 let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
                 if n > 0 {
                     done += n
-                } else if n < 0, errno != EINTR {
-                    failure = "cannot write \(target): \(Errno.current)"
+                } else if n == 0 || errno != EINTR {
+                    failure = "cannot write \(target): \(n == 0 ? "nothing written" : "\(Errno.current)")"
                 }
             }
             if failure == nil, fsync(fd) != 0 { failure = "cannot write \(target): \(Errno.current)" }
