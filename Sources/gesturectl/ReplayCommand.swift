@@ -65,8 +65,9 @@ struct ReplayCommand: ParsableCommand {
                     out.flush()
                     FileHandle.standardError.write(Data((warning + "\n").utf8))
                 } setAside: { line in
-                    // What no gesture event tells: a touch that started nothing.
-                    guard failures || !trace.isEmpty else { return }
+                    // What no gesture event tells: a touch that started nothing
+                    // (a trace, when there is one, says it among its lines).
+                    guard failures && trace.isEmpty else { return }
                     out.flush()
                     FileHandle.standardError.write(Data(("set aside: " + line + "\n").utf8))
                 } emit: { e in

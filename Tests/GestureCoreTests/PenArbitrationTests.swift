@@ -10,12 +10,12 @@ private final class PenScenario {
     private var trackingID: Int32 = 100
     var events: [GestureEvent] = []
 
-    init(_ recognizers: [RecognizerConfig], release: Millis? = nil) {
+    init(_ recognizers: [RecognizerConfig], release: Millis? = nil, log: ArenaLog? = nil) {
         let d = testDevice()
         var c = Configuration(recognizers: recognizers)
         if let release { c.penRelease = release }
         pipeline = DevicePipeline(
-            description: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!), configuration: c)
+            description: d, geometry: DeviceGeometry(x: d.xAxis!, y: d.yAxis!), configuration: c, log: log)
     }
 
     private func touch(_ code: UInt16, _ value: Int32, type: UInt16 = EV.ABS) {
@@ -149,6 +149,27 @@ struct PenArbitrationTests {
         #expect(s.pipeline.decoder.lastSetAside?.cause == .palm)
         #expect(s.pipeline.decoder.lastSetAside?.slot == 1)
         #expect(s.events.allSatisfy { $0.time < penTime }, "neither started anything")
+    }
+
+    /// With a trace on (`gestured --trace`, `replay --trace`), a touch set
+    /// aside says so among the trace's lines; without one, nothing is written.
+    @Test func aTraceTellsOfATouchSetAside() {
+        final class Lines { var texts: [String] = [] }
+        let lines = Lines()
+        let s = PenScenario([pan], log: ArenaLog(tracing: ["pan"]) { lines.texts.append($0.text) })
+        s.pen(true)
+        s.down(at: mm(100, 50))
+        s.palmLands(at: mm(60, 60), slot: 1)
+        #expect(
+            lines.texts.filter { $0.contains("set aside") } == [
+                "a touch (slot 0) set aside as it landed, starting nothing: pen in proximity",
+                "a touch (slot 1) set aside as it landed, starting nothing: pen in proximity",
+            ])
+        let quiet = Lines()
+        let untraced = PenScenario([pan], log: ArenaLog(tracing: []) { quiet.texts.append($0.text) })
+        untraced.pen(true)
+        untraced.down(at: mm(100, 50))
+        #expect(quiet.texts.isEmpty)
     }
 
     @Test func theReleaseTimeFollowsThePenLeavingOnTheEventClock() {

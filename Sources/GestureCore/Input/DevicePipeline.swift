@@ -10,6 +10,8 @@ public final class DevicePipeline {
     public private(set) var pen = PenProximity()
     /// Whether the screen's touches are being ignored because of its pen.
     public private(set) var arbitration: TouchArbitration
+    /// Touches set aside as they landed that the trace has told of.
+    private var setAsideTold = 0
 
     public init(
         description: DeviceDescription, geometry: DeviceGeometry, configuration: Configuration,
@@ -33,6 +35,21 @@ public final class DevicePipeline {
     public func feed(_ e: RawEvent) {
         if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
         if decoder.feed(e) { decoder.give(to: arena, into: &events) }
+        if decoder.setAsideCount != setAsideTold { traceSetAside() }
+    }
+
+    /// A touch that starts nothing leaves no event: a trace (any recognizer
+    /// traced) says so, with why.
+    private func traceSetAside() {
+        defer { setAsideTold = decoder.setAsideCount }
+        guard let log = arena.log, !log.traced.isEmpty, let t = decoder.lastSetAside else { return }
+        let n = decoder.setAsideCount &- setAsideTold
+        log(
+            ArenaLogEntry(
+                kind: .trace, time: t.time, device: description.name,
+                text:
+                    "\(n == 1 ? "a touch (slot \(t.slot))" : "\(n) touches") set aside as it landed, starting nothing: \(Reason(cancelled: t.cause))"
+            ))
     }
 
     /// Feeds one kernel event to the decoder alone: true when it completed a
@@ -41,6 +58,7 @@ public final class DevicePipeline {
     @inline(__always)
     public func decode(_ e: RawEvent) -> Bool {
         if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
+        defer { if decoder.setAsideCount != setAsideTold { traceSetAside() } }
         return decoder.feed(e)
     }
 
@@ -63,6 +81,7 @@ public final class DevicePipeline {
     /// until `arbitration.release` after it left.
     public func feedPen(_ e: RawEvent) {
         if arbitration.feedPen(e, pen: &pen, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
+        if decoder.setAsideCount != setAsideTold { traceSetAside() }
     }
 
     /// A pen node was paired with this screen; `toolsDown` are its tool keys
@@ -71,6 +90,7 @@ public final class DevicePipeline {
         pen = PenProximity(toolsDown: toolsDown)
         if pen.inProximity {
             if arbitration.penEntered(at: time, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
+            if decoder.setAsideCount != setAsideTold { traceSetAside() }
         } else {
             arbitration.penLeft(at: time)
         }
