@@ -34,6 +34,8 @@ awk 'BEGIN {
     printf "E: 0.000000 0003 0036 1600\nE: 0.000000 0001 014a 1\nE: 0.000000 0000 0000 0\n"
     for (i = 1; i <= 8; i++) printf "E: 0.%06d 0003 0035 %d\nE: 0.%06d 0000 0000 0\n", i * 20000, 800 + 200 * i, i * 20000 }' > "$S/hold.events"
 printf 'E: 0.000000 0003 0039 -1\nE: 0.000000 0001 014a 0\nE: 0.000000 0000 0000 0\n' > "$S/lift.events"
+# A tap in a corner, away from the drags.
+printf 'E: 0.000000 0003 002f 0\nE: 0.000000 0003 0039 5\nE: 0.000000 0003 0035 300\nE: 0.000000 0003 0036 300\nE: 0.000000 0001 014a 1\nE: 0.000000 0000 0000 0\nE: 0.040000 0003 0039 -1\nE: 0.040000 0001 014a 0\nE: 0.040000 0000 0000 0\n' > "$S/tap.events"
 printf 'E: 0.000000 0001 0140 1\nE: 0.000000 0003 0000 4000\nE: 0.000000 0003 0001 2000\nE: 0.000000 0000 0000 0\n' > "$S/pen-in.events"
 printf 'E: 0.000000 0001 0140 0\nE: 0.000000 0000 0000 0\n' > "$S/pen-out.events"
 # The Atmel panel (800 × 480 units): a finger moving, then flagged a palm, then lifted.
@@ -47,7 +49,7 @@ printf 'E: 0.000000 0003 0039 -1\nE: 0.000000 0001 014a 0\nE: 0.000000 0000 0000
 # count JQ_CONDITION FILE
 count() { jq -c "select($1)" < "$2" | wc -l; }
 
-vm_daemon_start --failures || vm_abort "gestured did not come up"
+vm_daemon_start --failures --trace pan || vm_abort "gestured did not come up"
 vm_device_create touch "$pen_fixtures/pen-display-touch.desc" || vm_abort "cannot create the touchscreen"
 vm_device_create pen "$pen_fixtures/pen-display-pen.desc" || vm_abort "cannot create the pen"
 vm_log "groups: touch '$(vm_udev_prop "$(vm_node touch)" LIBINPUT_DEVICE_GROUP)', pen '$(vm_udev_prop "$(vm_node pen)" LIBINPUT_DEVICE_GROUP)'; pen ID_INPUT_TABLET=$(vm_udev_prop "$(vm_node pen)" ID_INPUT_TABLET)"
@@ -78,10 +80,19 @@ vm_daemon_wait_quiet 2 20
 vm_daemon_events "$mark" > "$S/palm.events"
 vm_assert_eq "gesture events (failures included) for a palm drag while the pen hovers" 0 "$(wc -l < "$S/palm.events")" \
     || vm_note "events: $(head -c 600 "$S/palm.events")"
+vm_assert "the trace tells of the palm's touch set aside" \
+    grep -q "set aside as it landed, starting nothing: pen in proximity" "$_vm_daemon_err"
 
-# 3. The pen leaves; after its release time the same drag is a swipe.
+# 3. The pen leaves; once its release time is over (a tap is heard of again,
+# however busy the machine), the same drag is a swipe.
 vm_device_play pen "$S/pen-out.events"
-sleep 0.5
+tap_heard() {
+    _m=$(vm_daemon_mark)
+    vm_device_play touch "$S/tap.events"
+    vm_daemon_wait_for '.kind == "tap"' 3 "$_m"
+}
+vm_wait_until 60 tap_heard || vm_fail "no tap was heard of after the pen left"
+vm_daemon_wait_quiet 1 20
 mark=$(vm_daemon_mark)
 vm_device_play touch "$S/drag.events"
 vm_daemon_wait_for '.kind == "swipe" and .state == "recognized"' 30 "$mark" || vm_fail "no swipe after the pen left"
