@@ -42,12 +42,17 @@ as_alice_bg() { setpriv --reuid=alice --regid="$(id -g alice)" --init-groups -- 
 as_alice_bg gesturectl subscribe --kind swipe > "$d/swipes.jsonl" 2> "$d/subscribe.err"
 vm_wait_until 20 sh -c "gesturectl status | grep -q 'subscribers: 1'" || vm_abort "no subscriber: $(gesturectl status)"
 
-# play — plays the swipe, waits for the daemon to be done with it; prints the
-# swipes recognized meanwhile as "NAME DIRECTION X,Y" (location_mm).
+# play [nothing] — plays the swipe and waits until alice's subscription has a
+# swipe recognized (at most 30 s; with `nothing`, for 1.5 s in which none may
+# come); prints the swipes recognized meanwhile as "NAME DIRECTION X,Y" (location_mm).
 play() {
     _mark=$(wc -l < "$d/swipes.jsonl")
     vm_device_play phone "$swipe"
-    sleep 1.5
+    if [ "${1:-}" = nothing ]; then
+        sleep 1.5
+    else
+        vm_wait_until 30 sh -c "tail -n +$((_mark + 1)) '$d/swipes.jsonl' | grep -q '\"state\":\"recognized\"'" || true
+    fi
     tail -n +$((_mark + 1)) "$d/swipes.jsonl" | grep '"state":"recognized"' \
         | sed 's/.*"name":"\([^"]*\)".*"location_mm":\[\([^]]*\)\].*"direction":"\([^"]*\)".*/\1 \3 \2/'
 }
@@ -76,7 +81,7 @@ vm_assert "rotate --device with an unknown name: says which are in use" sh -c "e
 out=$(as_alice gesturectl pause 2>&1); rc=$?
 vm_assert_eq "gesturectl pause: exit status" 0 "$rc"
 vm_assert_eq "status: paused" true "$(status_json | jq '.paused')"
-vm_assert_eq "paused: nothing is recognized" "" "$(play)"
+vm_assert_eq "paused: nothing is recognized" "" "$(play nothing)"
 as_alice gesturectl resume > /dev/null 2>&1 || vm_fail "gesturectl resume failed"
 vm_assert_eq "status: not paused" false "$(status_json | jq '.paused')"
 vm_assert_eq "resumed: a swipe right again" "swipe right 34.00,17.00" "$(play)"
