@@ -269,27 +269,15 @@ public func turningConcentration(
     return total > 0 ? top / total : 0
 }
 
-/// The longest stretch of a path, inside `range`, along which it turns less than
-/// `fraction` of its average turn per sample: the path's length from `span`
-/// samples before the first such sample to `span` after the last (the chords
-/// that turning is measured on). A straight lead-in or tail on a loop is such a
-/// stretch; a circle, turning evenly, has none, and an ellipse's flatter sides
-/// turn at half the average or more. With a `window` of w, a sample's turning is
-/// the mean of the signed turning of the 2w + 1 samples around it: a jittery
-/// line's wiggles cancel, a curve's turning adds up. Returns 0 when there is
-/// none.
-public func longestStraightStretch(
-    _ t: PathTurning, in range: Range<Int>, fraction: Double, window: Int = 0
-) -> Double {
-    var longest = 0.0
-    straightStretches(t, in: range, fraction: fraction, window: window) { from, to in
-        longest = max(longest, t.length(from: from, to: to))
-    }
-    return longest
-}
-
-/// Calls `body` with the first and last sample of each stretch that
-/// `longestStraightStretch` measures, in order along the path.
+/// Calls `body` with the first and last sample of each straight stretch of a
+/// path inside `range`, in order along it: a stretch along which it turns less
+/// than `fraction` of its average turn per sample, from `span` samples before
+/// the first such sample to `span` after the last (the chords that turning is
+/// measured on). A straight lead-in or tail on a loop is such a stretch; a
+/// circle, turning evenly, has none, and an ellipse's flatter sides turn at half
+/// the average or more. With a `window` of w, a sample's turning is the mean of
+/// the signed turning of the 2w + 1 samples around it: a jittery line's wiggles
+/// cancel, a curve's turning adds up.
 public func straightStretches(
     _ t: PathTurning, in range: Range<Int>, fraction: Double, window: Int = 0,
     _ body: (_ from: Int, _ to: Int) -> Void
