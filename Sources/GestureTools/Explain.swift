@@ -552,7 +552,7 @@ extension Explanation {
 
     /// A touch set aside as it landed, in words.
     public static func line(_ t: SetAsideTouch) -> String {
-        "– a touch (slot \(t.slot)) at \(formatFixed(t.time.seconds, decimals: 3)) s set aside as it landed, starting nothing: \(Reason(cancelled: t.cause))"
+        "– \(t.touches()) at \(formatFixed(t.time.seconds, decimals: 3)) s \(t.outcome)"
     }
 
     /// One decision in words: mark, name, kind, state, and the reason or what it reported.

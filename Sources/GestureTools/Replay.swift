@@ -267,8 +267,7 @@ public enum Replay {
 
     /// A line telling of `count` touches set aside, the last of them `last`.
     public static func setAsideLine(_ last: SetAsideTouch, count: Int) -> String {
-        let what = count == 1 ? "a touch (slot \(last.slot))" : "\(count) touches"
-        return "\(last.time): \(what) set aside as it landed, starting nothing: \(Reason(cancelled: last.cause))"
+        "\(last.time): \(last.touches(count)) \(last.outcome)"
     }
 
     /// Replays evemu text that carries its own description.

@@ -35,21 +35,24 @@ public final class DevicePipeline {
     public func feed(_ e: RawEvent) {
         if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
         if decoder.feed(e) { decoder.give(to: arena, into: &events) }
-        if decoder.setAsideCount != setAsideTold { traceSetAside() }
+        traceSetAside()
     }
 
     /// A touch that starts nothing leaves no event: a trace (any recognizer
-    /// traced) says so, with why.
+    /// traced) says so, with why. Called after whatever may set one aside; it
+    /// costs a comparison when nothing was.
+    @inline(__always)
     private func traceSetAside() {
+        if decoder.setAsideCount != setAsideTold { traceSetAsideNow() }
+    }
+
+    private func traceSetAsideNow() {
         defer { setAsideTold = decoder.setAsideCount }
         guard let log = arena.log, !log.traced.isEmpty, let t = decoder.lastSetAside else { return }
         let n = decoder.setAsideCount &- setAsideTold
         log(
             ArenaLogEntry(
-                kind: .trace, time: t.time, device: description.name,
-                text:
-                    "\(n == 1 ? "a touch (slot \(t.slot))" : "\(n) touches") set aside as it landed, starting nothing: \(Reason(cancelled: t.cause))"
-            ))
+                kind: .trace, time: t.time, device: description.name, text: "\(t.touches(n)) \(t.outcome)"))
     }
 
     /// Feeds one kernel event to the decoder alone: true when it completed a
@@ -58,7 +61,7 @@ public final class DevicePipeline {
     @inline(__always)
     public func decode(_ e: RawEvent) -> Bool {
         if arbitration.releaseAt != nil { arbitration.releaseIfDue(at: e.time, decoder: &decoder) }
-        defer { if decoder.setAsideCount != setAsideTold { traceSetAside() } }
+        defer { traceSetAside() }
         return decoder.feed(e)
     }
 
@@ -81,7 +84,7 @@ public final class DevicePipeline {
     /// until `arbitration.release` after it left.
     public func feedPen(_ e: RawEvent) {
         if arbitration.feedPen(e, pen: &pen, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
-        if decoder.setAsideCount != setAsideTold { traceSetAside() }
+        traceSetAside()
     }
 
     /// A pen node was paired with this screen; `toolsDown` are its tool keys
@@ -90,7 +93,7 @@ public final class DevicePipeline {
         pen = PenProximity(toolsDown: toolsDown)
         if pen.inProximity {
             if arbitration.penEntered(at: time, decoder: &decoder) { arena.handle(decoder.lastFrame, into: &events) }
-            if decoder.setAsideCount != setAsideTold { traceSetAside() }
+            traceSetAside()
         } else {
             arbitration.penLeft(at: time)
         }

@@ -394,4 +394,12 @@ public struct SetAsideTouch: Sendable, Equatable {
         self.slot = slot
         self.cause = cause
     }
+
+    /// "a touch (slot 0)" when `count` is 1 (this one), else "3 touches": the
+    /// subject of `outcome`, for those set aside together, this one the last.
+    public func touches(_ count: Int = 1) -> String { count == 1 ? "a touch (slot \(slot))" : "\(count) touches" }
+
+    /// "set aside as it landed, starting nothing: pen in proximity": what
+    /// replay, explain and a trace say of it.
+    public var outcome: String { "set aside as it landed, starting nothing: \(Reason(cancelled: cause))" }
 }
