@@ -259,7 +259,8 @@ public enum ShapeTeaching {
                 }
                 from = to
             }
-            guard let next = [farthest.index, widest.index].first(where: { $0 >= 0 }) else { break }
+            let next = farthest.index >= 0 ? farthest.index : widest.index
+            guard next >= 0 else { break }
             kept[next] = true
         }
         return points.indices.filter { kept[$0] }.map { points[$0] }

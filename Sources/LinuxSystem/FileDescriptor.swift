@@ -37,11 +37,14 @@ public struct FileDescriptor: Hashable, Sendable {
         try retryingOnInterrupt { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
-    /// Writes all of `bytes`, looping over short writes.
+    /// Writes all of `bytes`, looping over short writes. A write that takes
+    /// nothing fails (EIO) rather than being tried for ever.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            offset += try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            let n = try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if n == 0 { throw Errno(rawValue: EIO) }
+            offset += n
         }
     }
 

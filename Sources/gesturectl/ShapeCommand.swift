@@ -259,17 +259,12 @@ struct ShapeRecordCommand: ParsableCommand {
         } else if fchmod(fd, old.st_mode & 0o7777) != 0 {
             failure = "cannot give the new \(target) its mode: \(Errno.current)"
         } else {
-            let bytes = Array(text.utf8)
-            var done = 0
-            while failure == nil, done < bytes.count {
-                let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    done += n
-                } else if n == 0 || errno != EINTR {
-                    failure = "cannot write \(target): \(n == 0 ? "nothing written" : "\(Errno.current)")"
-                }
+            do throws(Errno) {
+                try FileDescriptor(rawValue: fd).writeAll(text)
+                if fsync(fd) != 0 { throw Errno.current }
+            } catch {
+                failure = "cannot write \(target): \(error)"
             }
-            if failure == nil, fsync(fd) != 0 { failure = "cannot write \(target): \(Errno.current)" }
         }
         close(fd)
         if failure == nil, rename(tmp, target) != 0 { failure = "cannot replace \(target): \(Errno.current)" }
