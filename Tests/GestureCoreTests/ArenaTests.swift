@@ -87,6 +87,26 @@ struct ArenaTests {
         #expect(s.log == ["triple failed", "double failed", "single recognized"])
     }
 
+    /// Three taps through the chain: the triple tap, and nothing else. Its
+    /// recognition fails the double tap it waits on; that must not release the
+    /// single taps held for the double, whose sequences the triple took.
+    @Test(arguments: [false, true])
+    func aTripleTapThroughTheChainIsATripleTapAlone(tripleLast: Bool) {
+        let triple = recognizer("triple", tapConfig(taps: 3))
+        let rest = [
+            recognizer("double", tapConfig(taps: 2), requires: ["triple"]),
+            recognizer("single", tapConfig(), requires: ["double"]),
+        ]
+        let s = Scenario(tripleLast ? rest + [triple] : [triple] + rest)
+        for _ in 0..<3 {
+            s.tap(at: mm(50, 50))
+            s.advance(ms: 100)
+        }
+        s.advance(ms: 1000)
+        #expect(s.log(without: .failed) == ["triple recognized"])
+        #expect(s.events.filter { $0.name == "single" }.count == 3, "each single tap fails: \(s.log)")
+    }
+
     @Test func aHeldGestureFromAnEarlierSequenceIsNotExcludedByTheNextOne() {
         // Tap, then a pan starting inside the double-tap window: the pan makes the
         // double tap fail, which releases the first tap, which the pan does not touch.

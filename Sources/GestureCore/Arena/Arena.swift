@@ -675,7 +675,21 @@ public final class Arena {
             fail(i, .arena(.prevented(by: members[j].name)), at: time, into: &events)
             return
         }
+        // Released while the one that was recognized excludes it: a failure
+        // that a recognition set off freed it.
+        for j in roster.indices where j != i && isRecognized(j, in: s) && preventing(j, i) {
+            fail(i, .arena(.excluded(by: members[j].name, began: false)), at: time, into: &events)
+            return
+        }
         commit(i, h, at: time, into: &events)
+    }
+
+    /// Member `j` was recognized (a discrete gesture) in sequence `s`.
+    @inline(__always)
+    private func isRecognized(_ j: Int, in s: UInt64) -> Bool {
+        roster[j]._withUnsafeGuaranteedRef {
+            $0.ledger.tag == .done && $0.ledger.sequence == s && $0.ledger.status == .done(.recognized)
+        }
     }
 
     /// Member `j` began a continuous gesture in sequence `s` and has not ended it.
@@ -712,6 +726,17 @@ public final class Arena {
         }
         let name = members[i].name
         let began = !h.discrete
+        let s = members[i].ledger.sequence
+        let from = members[i].ledger.decisionStart
+        let excluded = Reason.arena(.excluded(by: name, began: began))
+        // A decision that took in earlier sequences (a triple tap's first two
+        // taps) excludes what others hold about them. First, so that a
+        // requirement failing below cannot release those.
+        if from < s {
+            for j in roster.indices where j != i && preventing(i, j) && !members[i].requiredBy.contains(j) {
+                dropPending(of: j, from: from, upTo: s, because: excluded, at: time, into: &events)
+            }
+        }
         // Those that required this one to fail cannot happen now.
         for j in members[i].requiredBy {
             if members[j].ledger.undecided {
@@ -722,10 +747,11 @@ public final class Arena {
                 because: .arena(.requirementSucceeded(name, began: began)),
                 at: time, into: &events)
         }
-        // Exclusion: the others still deciding about the same sequence.
-        let s = members[i].ledger.sequence
+        // Exclusion: the others still deciding about the same sequence. (One
+        // that a failure above released is excluded as it is released:
+        // `transition`.)
         for j in roster.indices where j != i && isUndecided(j, in: s) && preventing(i, j) {
-            fail(j, .arena(.excluded(by: name, began: began)), at: time, into: &events)
+            fail(j, excluded, at: time, into: &events)
         }
     }
 
