@@ -41,14 +41,24 @@ struct Gestured {
         }
         let log = Logger(program: "gestured", verbose: verbose)
         let path = ConfigFile.resolve(explicit: config)
-        let configuration: Configuration
+        let environment = processEnvironment()
+        var configuration: Configuration
+        var refusedAtStart: String?
         switch ConfigFile.load(path: path) {
         case .success(let c):
             configuration = c
             for w in c.warnings { log.warning(.config, w) }
         case .failure(let e):
             for line in e.description.split(separator: "\n") { log.error(.config, String(line)) }
-            throw ExitCode(1)
+            // As a service, a typo must not take the socket down with it (systemd
+            // gives up restarting, and the socket unit fails): run recognizing
+            // nothing, and load the file when it is fixed. From a shell, stop.
+            guard environment["NOTIFY_SOCKET"] != nil, let path else { throw ExitCode(1) }
+            log.error(
+                .config,
+                "\(path) refused: recognizing nothing until it is fixed (it is watched; or systemctl reload gestured)")
+            configuration = Configuration(recognizers: [], source: path)
+            refusedAtStart = String(e.description.split(separator: "\n").first ?? "")
         }
         let known = Set(configuration.recognizers.map(\.name))
         for name in trace where name != "all" && !known.contains(name) {
@@ -64,7 +74,6 @@ struct Gestured {
         }
         // A reader that went away shows up as EPIPE from write, not as a signal.
         signal(SIGPIPE, SIG_IGN)
-        let environment = processEnvironment()
         var listener: ListeningSocket?
         if !noSocket {
             do {
@@ -79,9 +88,11 @@ struct Gestured {
         do {
             daemon = try DaemonLoop(
                 configuration: configuration,
-                options: DaemonCore.Options(
-                    configPath: path, printEvents: stdout,
-                    printFailures: failures),
+                options: {
+                    var o = DaemonCore.Options(configPath: path, printEvents: stdout, printFailures: failures)
+                    o.refusedAtStart = refusedAtStart
+                    return o
+                }(),
                 listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
                 log: log,
                 arenaLog: ArenaLog(tracing: Set(trace)) { entry in

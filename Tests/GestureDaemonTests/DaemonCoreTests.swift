@@ -305,6 +305,31 @@ import Testing
         #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
     }
 
+    /// A service whose file was refused at start runs recognizing nothing, says
+    /// why in its status, and takes the file once it is fixed.
+    @Test func aFileRefusedAtStartIsLoadedWhenFixed() throws {
+        let path = "/etc/gestured/gestured.toml"
+        var options = DaemonCore.Options(configPath: path)
+        options.refusedAtStart = "\(path):3: TOML syntax: expected a value"
+        var d = EmbeddedDaemon(configuration: Configuration(recognizers: [], source: path), options: options)
+        d.start()
+        #expect(
+            d.notified.last
+                == .ready(
+                    status:
+                        "config refused, recognizing nothing until it is fixed: \(path):3: TOML syntax: expected a value; 0 touchscreens, 0 recognizers, 0 subscribers"
+                ))
+        // Still wrong: refused again, and still said.
+        d.nextConfig = .failure(.init(description: "\(path):3: TOML syntax: expected a value"))
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.isEmpty)
+        #expect(d.core.statusLine.hasPrefix("config refused, recognizing nothing until it is fixed"))
+        d.nextConfig = .success(try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: path))
+        d.send(.configFileChanged)
+        #expect(d.core.configuration.recognizers.map(\.name) == ["t"])
+        #expect(d.core.statusLine == "0 touchscreens, 1 recognizers, 0 subscribers")
+    }
+
     @Test func anEditorTouchingTheFileWithoutChangingItReloadsNothing() throws {
         var d = EmbeddedDaemon(options: .init(configPath: "/etc/gestured/gestured.toml"))
         d.start()

@@ -76,6 +76,10 @@ public struct DaemonCore {
         /// the first to the last (EMFILE at start-up passes once descriptors free up).
         public var listingRetryFirst = Millis(1000)
         public var listingRetryLast = Millis(60_000)
+        /// The config file was refused at start, for this reason: the daemon
+        /// runs with no recognizers (its socket stays up) and says so in its
+        /// status until a reload loads the file.
+        public var refusedAtStart: String?
         public init(
             configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
             watchdogInterval: Millis? = nil
@@ -389,7 +393,11 @@ public struct DaemonCore {
         self.configuration = configuration
         self.options = options
         printing = options.printEvents
+        refused = options.refusedAtStart
     }
+
+    /// Why the config file was refused at start, until a reload loads it.
+    private var refused: String?
 
     /// The syspaths of the devices in use.
     public var openDevices: [String] { devices.keys.sorted() }
@@ -413,8 +421,9 @@ public struct DaemonCore {
     public var statusLine: String {
         let d = devices.count
         let mode = profile.paused ? ", paused" : profile.name == Profiles.defaultName ? "" : ", profile \(profile.name)"
+        let refusal = refused.map { "config refused, recognizing nothing until it is fixed: \($0); " } ?? ""
         return
-            "\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers\(mode), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+            "\(refusal)\(d) touchscreen\(d == 1 ? "" : "s"), \(configuration.recognizers.count) recognizers\(mode), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
     }
 
     /// The earliest deadline the timer must wake for.
@@ -1135,6 +1144,7 @@ public struct DaemonCore {
         }
         actions.append(.notify(.reloading))
         configuration = c
+        refused = nil
         for w in c.warnings { log(.warning(.config), w, into: &actions) }
         log(
             .info,

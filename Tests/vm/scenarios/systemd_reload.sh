@@ -2,7 +2,8 @@
 # vm-mode: systemd
 # Reloads under systemd: a broken config (SIGHUP via systemctl reload, and an edit
 # saved by rename) is refused with file:line and the running config stays; a good
-# edit is applied.
+# edit is applied. A file refused at start leaves the service running (recognizing
+# nothing, its socket up) until the file is fixed.
 . "$VM_REPO/Tests/vm/lib.sh"
 . "$VM_REPO/Tests/vm/service_lib.sh"
 
@@ -32,4 +33,19 @@ mv /etc/gestured/.new.toml /etc/gestured/gestured.toml
 vm_wait_until 10 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"extra_tap\")' >/dev/null" \
     || vm_fail "the renamed-in config was not applied: $(svc_journal | tail -5)"
 vm_assert_eq "no restarts" 0 "$(systemctl show -P NRestarts gestured.service)"
+
+# A typo, then a restart (or a reboot): the service runs recognizing nothing and
+# says why, the socket stays up, and fixing the file brings the recognizers back.
+cp /etc/gestured/gestured.toml /etc/gestured/.good.toml
+printf '\n[recognizer.typo\nkind = "tap"\n' >> /etc/gestured/gestured.toml
+systemctl restart gestured.service
+refused() { systemctl show -P StatusText gestured.service | grep -q '^config refused, recognizing nothing until it is fixed: .*gestured.toml:[0-9]*'; }
+vm_wait_until 60 refused || vm_fail "no refusal in the status: $(systemctl show -P StatusText gestured.service); $(svc_journal | tail -5)"
+vm_assert_eq "active with a refused file" active "$(systemctl is-active gestured.service)"
+vm_assert_eq "the socket stays up" active "$(systemctl is-active gestured.socket)"
+vm_assert_eq "recognizing nothing" "[]" "$(recognizers)"
+mv /etc/gestured/.good.toml /etc/gestured/gestured.toml
+vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"extra_tap\")' >/dev/null" \
+    || vm_fail "the fixed config was not applied: $(svc_journal | tail -5)"
+vm_assert_eq "no restarts after the typo" 0 "$(systemctl show -P NRestarts gestured.service)"
 vm_finish
