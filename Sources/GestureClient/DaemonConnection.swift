@@ -24,22 +24,25 @@ public final class DaemonConnection {
 
     public init(path: String) throws(Failure) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(errno: errno, description: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            let error = errno
+            throw Failure(errno: error, description: "socket: \(String(cString: strerror(error)))")
+        }
         let r: Int32
+        // On a throw from here on, deinit closes `fd`.
         do { r = try SocketSys.withAddress(path) { connect(fd, $0, $1) } } catch {
-            close(fd)
             throw Failure(errno: error.errno, description: error.description)
         }
         if r != 0 {
             let e = errno
-            close(fd)
             let why: String
             switch e {
             case EACCES:
                 why =
                     "\(path): permission denied. The socket is for members of the group '\(DaemonSocket.defaultGroup)': sudo usermod -aG \(DaemonSocket.defaultGroup) $USER, then log in again"
             case ENOENT:
-                why = "\(path) does not exist: is gestured running? (systemctl enable --now gestured.socket)"
+                why =
+                    "\(path) does not exist: gestured is not listening (systemctl status gestured.socket gestured.service says why; systemctl enable --now gestured.socket starts it)"
             case ECONNREFUSED:
                 why = "\(path): nobody is listening (gestured stopped?)"
             default:

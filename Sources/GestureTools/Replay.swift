@@ -381,10 +381,14 @@ final class LineReader {
     private var lineNumber = 0
 
     init(path: String) throws {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw Replay.Failure("\(path): cannot read the file: \(String(cString: strerror(errno)))")
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else {
+            // errno at once, before anything else can set it, and before `fd`
+            // is set, so that no deinit closes (and sets errno for) -1.
+            let error = errno
+            throw Replay.Failure("\(path): cannot read the file: \(String(cString: strerror(error)))")
         }
+        fd = opened
     }
 
     deinit { close(fd) }

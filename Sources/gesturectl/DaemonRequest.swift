@@ -42,9 +42,10 @@ func notPermittedHint(_ command: String) -> String {
 }
 
 /// A value from the daemon, as text a terminal shows as it is (names come
-/// from devices and config files).
+/// from devices and config files). Long enough for the daemon's own
+/// sentences: a refusal says who may do what.
 func text(_ v: JSONValue?) -> String {
-    v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 200) } ?? "?"
+    v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 1000) } ?? "?"
 }
 
 /// The strings of a JSON list.

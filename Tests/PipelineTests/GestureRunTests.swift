@@ -135,7 +135,7 @@ struct GestureRunTests {
             cmdline.split(separator: "\0").map(String.init)
                 == [l.gesturectl, "actions", "--file", file, "--socket", socket])
         // It says why it waits, then waits: read until it has said so.
-        let message = "gesturectl: \(socket) does not exist: is gestured running?"
+        let message = "gesturectl: \(socket) does not exist: gestured is not listening"
         let e = readUntil(err.fileHandleForReading.fileDescriptor, contains: message, seconds: 60)
         // SIGKILL: a test thread may have SIGTERM blocked, and the child inherits that.
         kill(p.processIdentifier, SIGKILL)
