@@ -31,6 +31,18 @@ import Testing
 
     var me: String { ActionsFileTrust.userName(geteuid()) }
 
+    /// Gives `path` to a group with others in it (nogroup, nobody's primary
+    /// group), so that group write counts: a group of the user alone may write.
+    /// False when that cannot be done (not root) and its group is the user's alone.
+    func inASharedGroup(_ path: String) throws -> Bool {
+        if geteuid() == 0 {
+            try #require(chown(path, uid_t.max, 65534) == 0)
+        }
+        var st = stat()
+        try #require(stat(path, &st) == 0)
+        return !ActionsFileTrust().groupIsTheUserAlone(st.st_gid)
+    }
+
     @Test func aFileOfYourOwnIsAccepted() throws {
         let r = check(try file("actions.toml"))
         #expect(r.status == 0)
@@ -51,12 +63,14 @@ import Testing
 
     @Test func aFileOthersCanWriteIsRefusedWithTheFix() throws {
         let group = try file("group.toml", mode: 0o664)
-        let r = check(group)
-        #expect(r.status == 1)
-        #expect(
-            r.warnings == [
-                "gesturectl: \(group) can be written by its group (mode 0664, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(group)"
-            ])
+        if try inASharedGroup(group) {
+            let r = check(group)
+            #expect(r.status == 1)
+            #expect(
+                r.warnings == [
+                    "gesturectl: \(group) can be written by its group (mode 0664, owner \(me)): its commands would run as you. Fix it with: chmod go-w \(group)"
+                ])
+        }
         let anyone = try file("anyone.toml", mode: 0o646)
         #expect(check(anyone).warnings.first?.contains("can be written by anyone (mode 0646, owner \(me))") == true)
     }
@@ -78,9 +92,23 @@ import Testing
         try #require(chmod(open, 0o775) == 0)
         let link = dir + "/link.toml"
         try #require(symlink(path, link) == 0)
-        #expect(
-            check(link).warnings.first?.contains("the directory \(open) of \(link) can be written by its group") == true
-        )
+        if try inASharedGroup(open) {
+            #expect(
+                check(link).warnings.first?.contains("the directory \(open) of \(link) can be written by its group")
+                    == true
+            )
+        }
+    }
+
+    /// Debian's logins have umask 002 and a group of their own: a directory
+    /// made for the actions file that way is the user's alone, and accepted.
+    @Test func aDirectoryOfTheUsersOwnGroupIsAccepted() throws {
+        var st = stat()
+        let mine = dir + "/mine"
+        try #require(mkdir(mine, 0o775) == 0 && chmod(mine, 0o775) == 0 && stat(mine, &st) == 0)
+        let path = try file("actions.toml", in: mine, mode: 0o664)
+        let alone = ActionsFileTrust().groupIsTheUserAlone(st.st_gid)
+        #expect(check(path).status == (alone ? 0 : 1))
     }
 
     @Test(.enabled(if: geteuid() == 0, "giving a file away needs root"))
@@ -105,13 +133,38 @@ import Testing
     }
 
     @Test func rules() {
-        let t = ActionsFileTrust(user: 1000)
-        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1000, directory: false) == nil)
-        #expect(t.problem(what: "f", fix: "f", mode: 0o100600, owner: 0, directory: false) == nil)
-        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1001, directory: false) != nil)
-        #expect(t.problem(what: "f", fix: "f", mode: 0o100664, owner: 1000, directory: false) != nil)
-        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 0, directory: true) == nil)
-        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 1001, directory: true) != nil)
-        #expect(t.problem(what: "d", fix: "d", mode: 0o40775, owner: 1000, directory: true) != nil)
+        // Group 100 has others in it; 1000 is the user's own.
+        let t = ActionsFileTrust(user: 1000) { gid in gid == 100 ? ([1001], ["somebody"]) : nil }
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1000, group: 1000, directory: false) == nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100600, owner: 0, group: 100, directory: false) == nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1001, group: 100, directory: false) != nil)
+        #expect(t.problem(what: "f", fix: "f", mode: 0o100664, owner: 1000, group: 100, directory: false) != nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 0, group: 100, directory: true) == nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o41777, owner: 1001, group: 100, directory: true) != nil)
+        #expect(t.problem(what: "d", fix: "d", mode: 0o40775, owner: 1000, group: 100, directory: true) != nil)
+    }
+
+    /// Debian's user private groups: logins have umask 002, so a directory made
+    /// for the actions file is group-writable by a group with the user alone.
+    @Test func aGroupOfTheUserAloneMayWrite() {
+        let me = ActionsFileTrust.userName(geteuid())
+        let groups: [gid_t: (primary: [uid_t], listed: [String])] = [
+            1000: ([geteuid()], []),  // the user's private group
+            1001: ([], [me]),  // listed as its only member
+            1002: ([geteuid(), 4242], []),  // another user's primary group too
+            1003: ([geteuid()], ["somebody"]),  // somebody else listed
+            1004: ([], []),  // nobody in it
+        ]
+        let t = ActionsFileTrust(user: geteuid()) { groups[$0] }
+        func writable(_ gid: gid_t, mode: mode_t = 0o40775) -> Bool {
+            t.problem(what: "d", fix: "d", mode: mode, owner: geteuid(), group: gid, directory: true) == nil
+        }
+        #expect(writable(1000))
+        #expect(writable(1001))
+        #expect(!writable(1002))
+        #expect(!writable(1003))
+        #expect(!writable(1004))
+        #expect(!writable(1005), "a group that does not exist")
+        #expect(!writable(1000, mode: 0o40777), "anyone may write")
     }
 }
