@@ -109,7 +109,7 @@ public struct ActionsFileTrust: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    static func userName(_ uid: uid_t) -> String {
+    public static func userName(_ uid: uid_t) -> String {
         var entry = passwd()
         var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -54,6 +54,24 @@ public enum ConfigFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         if fd < 0 { return failure("cannot open", errno) }
         defer { close(fd) }
+        return read(opened: fd, path: path, limit: limit, accept: accept)
+    }
+
+    /// `read(path:limit:accept:)` on a file already opened (with `O_NONBLOCK`,
+    /// so that a FIFO did not hang the open); `path` names it in errors. The
+    /// descriptor stays open.
+    public static func read(
+        opened fd: Int32, path: String, limit: Int,
+        accept: (stat) -> String? = { _ in nil }
+    ) -> Result<[UInt8], ConfigFailure> {
+        func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
+            .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
+        }
+        func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
+            .failure(
+                ConfigFailure(
+                    description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
+        }
         var st = stat()
         if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }
         if let kind = notRegular(st.st_mode) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GestureClient
 import GestureConfig
 import GestureCore
 import GestureLisgd
@@ -91,13 +92,26 @@ struct ShapeRecordCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let into, !FileManager.default.fileExists(atPath: into) {
-            throw CleanExit.message(
-                "gesturectl shape record: --into \(into): no such file. --into adds to a config file that exists (copy the shipped gestured.toml there first: a file with only the shape would have no other recognizer); without --into the table is printed",
-                code: 1)
+        // The file --into adds to is read now and held until it is written.
+        var intoFile: IntoFile?
+        if let into {
+            do throws(IntoFile.Refusal) { intoFile = try IntoFile(into) } catch {
+                throw CleanExit.message(
+                    error.missing
+                        ? "gesturectl shape record: --into \(into): no such file. --into adds to a config file that exists (copy the shipped gestured.toml there first: a file with only the shape would have no other recognizer); without --into the table is printed"
+                        : "gesturectl shape record: --into \(into): \(error.message); nothing written", code: 1)
+            }
         }
         let configPath = into ?? ConfigFile.resolve(explicit: config.config)
-        let configuration = try loadConfig(path: configPath)
+        let configuration: Configuration
+        if let intoFile {
+            do { configuration = try ConfigLoader.load(bytes: intoFile.bytes, file: intoFile.path) } catch {
+                throw CleanExit.message("\(error)", code: 1)
+            }
+            for w in configuration.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        } else {
+            configuration = try loadConfig(path: configPath)
+        }
         if configuration.recognizers.contains(where: { $0.name == name }) {
             throw CleanExit.message(
                 "gesturectl shape record: \(configuration.source) already has a recognizer named '\(name)'; choose another name",
@@ -209,14 +223,11 @@ struct ShapeRecordCommand: ParsableCommand {
             }
             return
         }
-        let old: String
-        do { old = try String(contentsOfFile: into, encoding: .utf8) } catch {
-            throw CleanExit.message(
-                "gesturectl shape record: cannot read \(into): \(error.localizedDescription)", code: 1)
-        }
-        let joined = ShapeTeaching.appending(table, to: old)
+        let joined = ShapeTeaching.appending(table, to: String(decoding: intoFile!.bytes, as: UTF8.self))
         try checked(joined, file: into)
-        try write(joined, to: into)
+        do throws(IntoFile.Refusal) { try intoFile!.replace(with: joined) } catch {
+            throw CleanExit.message("gesturectl shape record: \(error.message)", code: 1)
+        }
         say("added [recognizer.\(name)] to \(into)\(source == into ? "" : " (\(source) was the config read)")")
     }
 
@@ -224,53 +235,6 @@ struct ShapeRecordCommand: ParsableCommand {
         do { _ = try ConfigLoader.load(text: text, file: file) } catch {
             throw CleanExit.message(
                 "gesturectl shape record: the table would not load, nothing written:\n\(error)", code: 1)
-        }
-    }
-
-    /// Writes beside the file and renames over it: a reader (gestured
-    /// reloading) sees the old file or the new one, never half. A symbolic
-    /// link is written through, to the file it names; the new file keeps the
-    /// old one's mode, owner and group, and a file its owner made read-only,
-    /// or one whose owner and group cannot be kept, is left alone.
-    private func write(_ text: String, to path: String) throws {
-        func fail(_ what: String) -> any Error {
-            CleanExit.message("gesturectl shape record: \(what); \(path) is unchanged", code: 1)
-        }
-        guard let resolved = realpath(path, nil) else { throw fail("cannot resolve \(path): \(Errno.current)") }
-        let target = String(cString: resolved)
-        free(resolved)
-        var old = stat()
-        guard stat(target, &old) == 0 else { throw fail("cannot read \(target): \(Errno.current)") }
-        guard old.st_mode & S_IWUSR != 0, access(target, W_OK) == 0 else {
-            throw fail("\(target) is read-only (mode \(String(old.st_mode & 0o7777, radix: 8)))")
-        }
-        let slash = target.lastIndex(of: "/")!
-        let directory = String(target[..<slash]), name = String(target[target.index(after: slash)...])
-        var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw fail("cannot create a file in \(directory.isEmpty ? "/" : directory): \(Errno.current)")
-        }
-        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: String?
-        if fchown(fd, old.st_uid, old.st_gid) != 0 {
-            failure =
-                "cannot give the new \(target) its owner and group (\(old.st_uid):\(old.st_gid)): \(Errno.current); run as its owner"
-        } else if fchmod(fd, old.st_mode & 0o7777) != 0 {
-            failure = "cannot give the new \(target) its mode: \(Errno.current)"
-        } else {
-            do throws(Errno) {
-                try FileDescriptor(rawValue: fd).writeAll(text)
-                if fsync(fd) != 0 { throw Errno.current }
-            } catch {
-                failure = "cannot write \(target): \(error)"
-            }
-        }
-        close(fd)
-        if failure == nil, rename(tmp, target) != 0 { failure = "cannot replace \(target): \(Errno.current)" }
-        if let failure {
-            unlink(tmp)
-            throw fail(failure)
         }
     }
 

@@ -185,6 +185,84 @@ struct ShapeRecordCommandTests {
         #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "[recognizer.ring]\nkind = \"circle\"\n")
     }
 
+    /// --into holds the file it read, by its directory, until it writes: a file
+    /// put in its place meanwhile (a link to another file, say) is left alone,
+    /// and nothing is written. The recording comes through a FIFO, so that the
+    /// swap happens while gesturectl is reading it.
+    @Test func intoAFileReplacedWhileTaughtIsLeftAlone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-swap-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let real = dir.appendingPathComponent("gestured.toml").path
+        let elsewhere = dir.appendingPathComponent("elsewhere").path
+        let fifo = dir.appendingPathComponent("stroke.events").path
+        try "[recognizer.ring]\nkind = \"circle\"\n".write(toFile: real, atomically: true, encoding: .utf8)
+        try "# another file, not to be written\n".write(toFile: elsewhere, atomically: true, encoding: .utf8)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let exe = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("gesturectl")
+        p.arguments = ["shape", "record", "zed", "--count", "1", "--into", real, "--from", fifo]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // It opens the FIFO once it has read --into: wait for that (a writer's
+        // open fails with ENXIO until a reader is there).
+        var writer: Int32 = -1
+        let deadline = Date().addingTimeInterval(60)
+        while writer < 0 && Date() < deadline && p.isRunning {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if writer < 0 { usleep(10_000) }
+        }
+        try #require(writer >= 0, "gesturectl never opened the recording")
+        // Meanwhile someone puts a link to another file in its place.
+        try #require(unlink(real) == 0 && symlink(elsewhere, real) == 0)
+        let recording = try Data(
+            contentsOf: URL(
+                fileURLWithPath: fixturesDir + "/recordings/Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events"))
+        _ = fcntl(writer, F_SETFL, 0)
+        _ = recording.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+        close(writer)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(
+            message.contains("was replaced while the shape was taught") && message.contains("is unchanged"),
+            "\(message)")
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == "# another file, not to be written\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "elsewhere", "gestured.toml", "stroke.events",
+            ])
+    }
+
+    /// --into a file in a directory that others may write to, or that belongs
+    /// to another user, is refused before anything is read: they could swap
+    /// the file while it is rewritten.
+    @Test func intoADirectoryOthersControlIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-open-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("gestured.toml").path
+        let text = "[recognizer.ring]\nkind = \"circle\"\n"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let examples = ["v02", "v03", "v04"].map(Self.dollar)
+        try #require(chmod(dir.path, 0o777) == 0)
+        let open = try Self.gesturectl(["shape", "record", "zed", "--into", file, "--from"] + examples)
+        #expect(open.status == 1)
+        #expect(open.err.contains("the directory \(dir.path) can be written by others (mode 777"), "\(open.err)")
+        #expect(open.err.contains("nothing written"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        if getuid() == 0 {
+            try #require(chmod(dir.path, 0o755) == 0 && chown(dir.path, 65534, 65534) == 0)
+            let theirs = try Self.gesturectl(["shape", "record", "zed", "--into", file, "--from"] + examples)
+            #expect(theirs.status == 1)
+            #expect(theirs.err.contains("the directory \(dir.path) belongs to"), "\(theirs.err)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        }
+    }
+
     /// What the person asked for is what is taught, or nothing: fewer strokes
     /// than --count, or --device beside --from, is an error, not a warning.
     @Test func askedForMoreStrokesThanTheRecordingsHoldIsAnError() throws {
