@@ -114,5 +114,37 @@ import Testing
         #expect(SocketDirectory.refusal(path: "/tmp/x", mode: 0o1777, owner: 1001, us: us) != nil)
         #expect(SocketDirectory.refusal(path: "/run/g", mode: 0o775, owner: us, us: us) != nil)
         #expect(SocketDirectory.refusal(path: "/run/g", mode: 0o757, owner: 0, us: us) != nil)
+        // Another user's directory, however closed: they may rename the socket
+        // aside and put theirs in its place.
+        #expect(
+            SocketDirectory.refusal(path: "/home/m/s", mode: 0o755, owner: 1001, us: us)?.contains(
+                "belongs to another user") == true)
+        #expect(
+            SocketDirectory.refusal(path: "/home/m", mode: 0o700, owner: 1001, us: us, onTheWay: "/home/m/s/e.sock")?
+                .hasPrefix("the directory /home/m on the way to /home/m/s/e.sock") == true)
+    }
+
+    /// A directory of ours inside one another user owns: refused, nothing made.
+    @Test(.enabled(if: geteuid() == 0, "giving a directory away needs root"))
+    func aDirectoryOnTheWayOwnedByAnotherUserIsRefused() throws {
+        let outer = try makeDirectory("theirs")
+        defer {
+            removeDirectory(outer + "/ours")
+            removeDirectory(outer)
+        }
+        try #require(mkdir(outer + "/ours", 0o755) == 0 && chown(outer, 65534, 65534) == 0)
+        let path = outer + "/ours/events.sock"
+        #expect(throws: SocketError.self) { try ListeningSocket.bind(path: path, group: nil).close() }
+        var st = stat()
+        #expect(lstat(path, &st) != 0)
+    }
+
+    /// LISTEN_FDS past what a process may hold is refused, not counted up to.
+    @Test func aListenFDsCountNoProcessCouldHoldIsRefused() {
+        for count in ["2147483647", "2000000000"] {
+            #expect(throws: SocketError.self) {
+                _ = try ListeningSocket.fromSystemd(environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": count])
+            }
+        }
     }
 }

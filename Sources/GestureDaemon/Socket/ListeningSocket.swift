@@ -28,6 +28,16 @@ public struct ListeningSocket: Sendable {
         guard let pidText = environment["LISTEN_PID"], let pid = Int32(pidText), pid == getpid(),
             let countText = environment["LISTEN_FDS"], let count = Int32(countText), count > 0
         else { return nil }
+        // Descriptors are ints from 3 up: a count past what a process may hold
+        // is not systemd's (and 3 + count would overflow).
+        var limit = rlimit()
+        let most = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? min(Int(limit.rlim_cur), 1 << 20) : 1024
+        guard Int(count) <= most - 3 else {
+            throw SocketError(
+                "sd_listen_fds", errno: EMFILE,
+                "LISTEN_FDS=\(count) is more descriptors than this process may have (\(most)); it was not set by systemd"
+            )
+        }
         unsetenv("LISTEN_PID")
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_FDNAMES")

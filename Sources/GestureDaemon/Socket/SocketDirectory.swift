@@ -6,10 +6,12 @@ import LinuxSystem
 /// step on the socket's file is relative to it (`fstatat`, `fchownat`,
 /// `unlinkat`) and never re-resolves the directory's path.
 ///
-/// A directory another user may write to is refused: that user could replace
-/// the socket between its bind and its chown, or unlink it. Sticky directories
-/// owned by root or by the daemon's user (`/tmp`) are the exception, since no
-/// one else can remove or rename the daemon's file there.
+/// A directory another user owns or may write to is refused, and so is one on
+/// the way to it: that user could replace the socket between its bind and its
+/// chown, unlink it, or move the directory aside and put their own socket where
+/// clients look for it. Sticky directories owned by root or by the daemon's user
+/// (`/tmp`) are the exception, since no one else can remove or rename the
+/// daemon's file there.
 struct SocketDirectory {
     let fd: Int32
     let path: String
@@ -29,19 +31,40 @@ struct SocketDirectory {
             _ = Glibc.close(fd)
             throw SocketError("bind", errno: EPERM, refusal)
         }
+        // The directories on the way to it: clients find the socket by its path.
+        var ancestor = path
+        while let slash = ancestor.lastIndex(of: "/"), slash != ancestor.startIndex || ancestor.count > 1 {
+            ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])
+            var a = stat()
+            guard stat(ancestor, &a) == 0 else { continue }
+            if let refusal = refusal(path: ancestor, mode: a.st_mode, owner: a.st_uid, us: geteuid(), onTheWay: path) {
+                _ = Glibc.close(fd)
+                throw SocketError("bind", errno: EPERM, refusal)
+            }
+        }
         return SocketDirectory(fd: fd, path: path)
     }
 
-    /// Why a directory with this mode and owner is unsafe for the socket, or nil.
-    static func refusal(path: String, mode: mode_t, owner: uid_t, us: uid_t) -> String? {
+    /// Why a directory with this mode and owner is unsafe for the socket, or
+    /// nil; `onTheWay`: it is not the socket's directory but one on the way to it.
+    static func refusal(path: String, mode: mode_t, owner: uid_t, us: uid_t, onTheWay socket: String? = nil)
+        -> String?
+    {
+        let octal = String(mode & 0o7777, radix: 8)
+        let what =
+            (socket.map { "the directory \(path) on the way to \($0)" } ?? "the socket's directory \(path)")
+            + " (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(owner))"
+        if owner != us && owner != 0 {
+            return
+                "\(what) belongs to another user, who could replace the socket or move the directory aside. "
+                + "Choose a path of root's or the daemon's user with --socket"
+        }
         let writableByOthers = mode & (S_IWGRP | S_IWOTH) != 0
         guard writableByOthers else { return nil }
         let sticky = mode & S_ISVTX != 0
-        if sticky && (owner == us || owner == 0) { return nil }
-        let octal = String(mode & 0o7777, radix: 8)
+        if sticky { return nil }
         return
-            "the socket's directory \(path) (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(owner)) "
-            + "is writable by \(mode & S_IWOTH != 0 ? "others" : "its group") and not a sticky directory of root's or ours: "
+            "\(what) is writable by \(mode & S_IWOTH != 0 ? "others" : "its group") and not a sticky directory of root's or ours: "
             + "another user could replace the socket. Make it writable by its owner only (chmod go-w \(path)) "
             + "or choose another path with --socket"
     }
