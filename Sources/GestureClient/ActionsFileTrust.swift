@@ -5,23 +5,41 @@ import Glibc
 /// in (and, for a symbolic link, the directory of the file it leads to) must
 /// belong to that user or to root, and no one else may write to them. A
 /// sticky directory of root's or the user's (`/tmp`) is the exception for a
-/// directory, as no one else can replace the user's file there. So is a group
-/// whose only member is the user (Debian's user private groups, where the login
-/// umask is 002 and new files are group-writable), as Debian's ssh allows.
+/// directory, as no one else can replace the user's file there. So is the
+/// user's private group (Debian's user private groups, where the login umask is
+/// 002 and new files are group-writable), as Debian's ssh allows: the user's
+/// primary group, named as the user, with no one else in it.
 public struct ActionsFileTrust: Sendable {
-    /// The user the commands would run as.
-    public var user: uid_t
-    /// Who is in a group: the users whose primary group it is, and the names
-    /// listed as its members; nil for a group that does not exist.
-    public var groupMembers: @Sendable (gid_t) -> (primary: [uid_t], listed: [String])?
-
-    public init(user: uid_t = geteuid()) {
-        self.init(user: user, groupMembers: Self.systemGroupMembers)
+    /// A group as the account databases tell of it.
+    public struct Group: Sendable {
+        public var name: String
+        /// Users whose primary group it is, as far as the databases list users
+        /// (a directory service may list none).
+        public var primaryOf: [uid_t]
+        /// Names listed as its members.
+        public var listed: [String]
+        public init(name: String, primaryOf: [uid_t], listed: [String]) {
+            self.name = name
+            self.primaryOf = primaryOf
+            self.listed = listed
+        }
     }
 
-    public init(user: uid_t, groupMembers: @escaping @Sendable (gid_t) -> (primary: [uid_t], listed: [String])?) {
+    /// The user the commands would run as.
+    public var user: uid_t
+    /// That user's name and primary group, if the databases know the user.
+    public var account: (name: String, group: gid_t)?
+    /// A group by its id; nil for one that does not exist.
+    public var group: @Sendable (gid_t) -> Group?
+
+    public init(user: uid_t = geteuid()) {
+        self.init(user: user, account: Self.systemAccount(user), group: Self.systemGroup)
+    }
+
+    public init(user: uid_t, account: (name: String, group: gid_t)?, group: @escaping @Sendable (gid_t) -> Group?) {
         self.user = user
-        self.groupMembers = groupMembers
+        self.account = account
+        self.group = group
     }
 
     /// What is wrong with the file whose status is `st` (read from `path`), or nil.
@@ -71,23 +89,31 @@ public struct ActionsFileTrust: Sendable {
             + "Fix it with: chmod go-w \(fix)"
     }
 
-    /// Whether the user is the group's one member: the only user whose primary
-    /// group it is, or listed as its only member, or both, and no one else.
+    /// Whether `gid` is the user's private group: the user's primary group,
+    /// named as the user, listing no one else as a member, and the primary
+    /// group of no other user the databases list.
     func groupIsTheUserAlone(_ gid: gid_t) -> Bool {
-        guard let members = groupMembers(gid) else { return false }
-        if members.primary.contains(where: { $0 != user }) { return false }
-        let name = Self.userName(user)
-        if members.listed.contains(where: { $0 != name }) { return false }
-        // A group with no one in it (as setgid programs use) is not the user's.
-        return members.primary.contains(user) || members.listed.contains(name)
+        guard let account, account.group == gid, let g = group(gid), g.name == account.name else { return false }
+        return g.listed.allSatisfy { $0 == account.name } && g.primaryOf.allSatisfy { $0 == user }
     }
 
-    /// `groupMembers` from the system's account databases (NSS).
-    @Sendable static func systemGroupMembers(_ gid: gid_t) -> (primary: [uid_t], listed: [String])? {
-        var entry = group()
-        var found: UnsafeMutablePointer<group>?
+    /// The user's name and primary group from the account databases (NSS).
+    static func systemAccount(_ uid: uid_t) -> (name: String, group: gid_t)? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 1 << 14)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name
+        else { return nil }
+        return (String(cString: name), entry.pw_gid)
+    }
+
+    /// `group` from the account databases (NSS).
+    @Sendable static func systemGroup(_ gid: gid_t) -> Group? {
+        var entry = Glibc.group()
+        var found: UnsafeMutablePointer<Glibc.group>?
         var buffer = [CChar](repeating: 0, count: 1 << 16)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return nil }
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.gr_name
+        else { return nil }
         var listed: [String] = []
         if var member = entry.gr_mem {
             while let name = member.pointee {
@@ -95,13 +121,13 @@ public struct ActionsFileTrust: Sendable {
                 member += 1
             }
         }
-        var primary: [uid_t] = []
+        var primaryOf: [uid_t] = []
         setpwent()
         while let p = getpwent() {
-            if p.pointee.pw_gid == gid { primary.append(p.pointee.pw_uid) }
+            if p.pointee.pw_gid == gid { primaryOf.append(p.pointee.pw_uid) }
         }
         endpwent()
-        return (primary, listed)
+        return Group(name: String(cString: name), primaryOf: primaryOf, listed: listed)
     }
 
     static func directory(of path: String) -> String {

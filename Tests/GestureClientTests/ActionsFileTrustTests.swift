@@ -134,7 +134,9 @@ import Testing
 
     @Test func rules() {
         // Group 100 has others in it; 1000 is the user's own.
-        let t = ActionsFileTrust(user: 1000) { gid in gid == 100 ? ([1001], ["somebody"]) : nil }
+        let t = ActionsFileTrust(user: 1000, account: ("me", 1000)) { gid in
+            gid == 100 ? .init(name: "users", primaryOf: [1001], listed: ["somebody"]) : nil
+        }
         #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1000, group: 1000, directory: false) == nil)
         #expect(t.problem(what: "f", fix: "f", mode: 0o100600, owner: 0, group: 100, directory: false) == nil)
         #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1001, group: 100, directory: false) != nil)
@@ -148,23 +150,29 @@ import Testing
     /// for the actions file is group-writable by a group with the user alone.
     @Test func aGroupOfTheUserAloneMayWrite() {
         let me = ActionsFileTrust.userName(geteuid())
-        let groups: [gid_t: (primary: [uid_t], listed: [String])] = [
-            1000: ([geteuid()], []),  // the user's private group
-            1001: ([], [me]),  // listed as its only member
-            1002: ([geteuid(), 4242], []),  // another user's primary group too
-            1003: ([geteuid()], ["somebody"]),  // somebody else listed
-            1004: ([], []),  // nobody in it
+        let groups: [gid_t: ActionsFileTrust.Group] = [
+            1000: .init(name: me, primaryOf: [geteuid()], listed: []),  // the user's private group
+            1001: .init(name: me, primaryOf: [], listed: [me]),  // not the user's primary group
+            1002: .init(name: me, primaryOf: [geteuid(), 4242], listed: []),  // another user's primary group too
+            1003: .init(name: me, primaryOf: [geteuid()], listed: ["somebody"]),  // somebody else listed
         ]
-        let t = ActionsFileTrust(user: geteuid()) { groups[$0] }
-        func writable(_ gid: gid_t, mode: mode_t = 0o40775) -> Bool {
-            t.problem(what: "d", fix: "d", mode: mode, owner: geteuid(), group: gid, directory: true) == nil
+        func trust(primary: gid_t) -> ActionsFileTrust {
+            ActionsFileTrust(user: geteuid(), account: (me, primary)) { groups[$0] }
+        }
+        func writable(_ gid: gid_t, mode: mode_t = 0o40775, primary: gid_t? = nil) -> Bool {
+            trust(primary: primary ?? gid).problem(
+                what: "d", fix: "d", mode: mode, owner: geteuid(), group: gid, directory: true) == nil
         }
         #expect(writable(1000))
-        #expect(writable(1001))
+        #expect(!writable(1001, primary: 1000))
         #expect(!writable(1002))
         #expect(!writable(1003))
-        #expect(!writable(1004))
         #expect(!writable(1005), "a group that does not exist")
         #expect(!writable(1000, mode: 0o40777), "anyone may write")
+        // A group named otherwise (users, staff) is shared however few are listed.
+        let staff = ActionsFileTrust(user: geteuid(), account: (me, 50)) { _ in
+            .init(name: "staff", primaryOf: [geteuid()], listed: [])
+        }
+        #expect(staff.problem(what: "d", fix: "d", mode: 0o40775, owner: geteuid(), group: 50, directory: true) != nil)
     }
 }
