@@ -1,3 +1,4 @@
+import GestureClient
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -235,6 +236,38 @@ struct ControlRightsTests {
         (status, _) = try run(plain, ["resume", "--socket", path], server, driver)
         #expect(status == 1)
         #expect(recorder.requests.count == 2)
+    }
+
+    /// `status` lists other users' clients (their pids and filters) only to
+    /// those who may change the daemon; anyone else sees their own.
+    @Test(.enabled(if: geteuid() == 0, "a second uid needs root"))
+    func statusShowsOtherUsersClientsOnlyToThoseWhoMayChangeTheDaemon() throws {
+        let path = temporarySocketPath("status-rights")
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, mode: 0o666, group: nil), info: DaemonInfo(),
+            log: { _ in })
+        let driver = PollDriver()
+        server.start(on: driver)
+        defer { server.shutdown() }
+        let plain = Peer(groups: [])
+        server.rights = ControlRights(daemonUID: plain.uid &+ 1)
+        server.activeSessionUser = { _ in nil }
+        // Root's own client, connected before either asks.
+        let roots = try DaemonConnection(path: path)
+        defer { _ = roots }
+        func uids(_ out: String) -> [Int]? {
+            let line = out.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+            guard let v = try? JSONValue.parse(line), case .array(let list)? = v["clients"] else { return nil }
+            return list.compactMap { if case .number(let u)? = $0["uid"] { Int(u) } else { nil } }
+        }
+        var (status, out) = try run(plain, ["status", "--json", "--socket", path], server, driver)
+        #expect(status == 0, "\(out)")
+        #expect(uids(out) == [Int(plain.uid)], "\(out)")
+        let member = Peer(groups: [4242])
+        server.rights = ControlRights(daemonUID: plain.uid &+ 1, controlGroup: .init(name: "ctl", gid: 4242))
+        (status, out) = try run(member, ["status", "--json", "--socket", path], server, driver)
+        #expect(status == 0, "\(out)")
+        #expect(uids(out)?.sorted() == [0, Int(member.uid)], "\(out)")
     }
 
     /// The reply to a refused request carries its id; the connection stays.

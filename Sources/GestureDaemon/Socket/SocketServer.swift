@@ -300,7 +300,7 @@ public final class SocketServer {
                         return
                     }
                 }
-                enqueue(SharedLine(statusLine(id: id)), to: c)
+                enqueue(SharedLine(statusLine(id: id, for: c)), to: c)
             case .control(let request, let id):
                 let peer = ControlRights.Peer(uid: c.cred.uid, gid: c.cred.gid, groups: c.cred.groups)
                 let seats = info.seats
@@ -351,8 +351,18 @@ public final class SocketServer {
         return clients.values.reduce(fixed) { $0 + 256 + $1.filterBytes }
     }
 
-    private func statusLine(id: JSONValue?) -> String {
-        let list = clients.values.sorted { $0.id < $1.id }.map {
+    /// The `status` reply for `asking`. Other users' clients (their pids and
+    /// filters: what they run and watch) are listed only to those who may
+    /// change the daemon; anyone else sees their own.
+    private func statusLine(id: JSONValue?, for asking: Client) -> String {
+        let peer = ControlRights.Peer(uid: asking.cred.uid, gid: asking.cred.gid, groups: asking.cred.groups)
+        let seats = info.seats
+        let seesAll =
+            rights.grant(
+                to: peer, activeSeats: seats.map { ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0)) })
+            != nil
+        let shown = clients.values.filter { seesAll || $0.cred.uid == asking.cred.uid }
+        let list = shown.sorted { $0.id < $1.id }.map {
             ProtocolMessages.SubscriberStatus(
                 id: $0.id, pid: $0.cred.pid, uid: $0.cred.uid, gid: $0.cred.gid,
                 filter: $0.filter, queuedLines: $0.queue.count,
