@@ -4,7 +4,8 @@
 # needs; --arm64 what scripts/arm64-build.sh needs: an arm64 trixie guest under
 # qemu-system-aarch64, its root made with debootstrap --foreign)
 set -eu
-pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsystemd-dev"
+# librsvg2-bin: rsvg-convert, for `gesturectl explain --png` and its test.
+pkgs="pkg-config libevdev-dev libudev-dev libmtdev-dev libtomlplusplus-dev libsystemd-dev librsvg2-bin"
 if [ "${1:-}" = "--vm" ]; then
   pkgs="$pkgs qemu-system-x86 linux-image-amd64 busybox-static udev evemu-tools libinput-tools kmod systemd dbus libpam-systemd acl lisgd strace"
 fi

@@ -1,6 +1,7 @@
 import Foundation
 import GestureCore
 import GestureDaemon
+import LinuxSystem
 
 /// What the arena decided about an input and what each recognizer looked at,
 /// ready to be drawn.
@@ -611,12 +612,22 @@ public enum PNGRenderer {
             throw Replay.Failure(
                 "rsvg-convert not found; install it (Debian: apt install librsvg2-bin) or use --svg only")
         }
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("gesturectl-\(getpid()).svg")
-        try svg.write(to: tmp, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: tmp) }
+        // A file of a name no one else can have taken first (mkstemps, O_EXCL).
+        var template = Array((FileManager.default.temporaryDirectory.path + "/gesturectl-XXXXXX.svg").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard fd >= 0 else { throw Replay.Failure("cannot make a temporary file for rsvg-convert: \(Errno.current)") }
+        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(tmp) }
+        do throws(Errno) {
+            try FileDescriptor(rawValue: fd).writeAll(svg)
+            close(fd)
+        } catch {
+            close(fd)
+            throw Replay.Failure("cannot write \(tmp) for rsvg-convert: \(error)")
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["--background-color=white", "-o", png, tmp.path]
+        p.arguments = ["--background-color=white", "-o", png, tmp]
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
@@ -624,7 +635,7 @@ public enum PNGRenderer {
         }
     }
 
-    static func findTool(_ name: String) -> String? {
+    public static func findTool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/\(name)"

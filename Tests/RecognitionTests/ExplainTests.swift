@@ -23,6 +23,23 @@ struct ExplainTests {
         return String(tag[a.upperBound...].prefix { $0 != "\"" })
     }
 
+    /// The PNG is rendered by rsvg-convert from a temporary file of its own
+    /// (mkstemps: no name another user could take first), which is gone after.
+    @Test(.enabled(if: PNGRenderer.findTool("rsvg-convert") != nil, "rsvg-convert (librsvg2-bin) is not installed"))
+    func aPNGIsRenderedAndItsTemporaryFileRemoved() throws {
+        let (_, svg) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-png-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+        let png = dir.appendingPathComponent("circle.png").path
+        try PNGRenderer.render(svg: svg, to: png)
+        let bytes = try #require(FileManager.default.contents(atPath: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
+        #expect(after.subtracting(before).filter { $0.hasPrefix("gesturectl-") }.isEmpty)
+    }
+
     @Test func aCircleShowsItsFittedCircleCentreInnerBoxAndDecision() throws {
         let (e, svg) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
         let decision = try #require(e.decisions.first { $0.name == "circle" })
