@@ -188,6 +188,30 @@ import Testing
         #expect(d.twinLog == ["made \(node.syspath)", "removed \(node.syspath)"])
     }
 
+    /// A reload that makes a device exclusive, or no longer, applies at once:
+    /// the device is closed (its grab and twin gone with it) and opened again
+    /// as the new rule says.
+    @Test func aReloadThatChangesExclusiveOpensTheDeviceAgain() throws {
+        var (d, node) = try started()
+        #expect(d.twinLog == ["made \(node.syspath)"])
+        let plain = Self.config.split(separator: "\n").map { $0 == "exclusive = true" ? "exclusive = false" : $0 }
+            .joined(separator: "\n")
+        d.nextConfig = .success(try ConfigLoader.load(text: plain, file: "exclusive.toml"))
+        d.send(.signal(SIGHUP, at: d.now))
+        #expect(d.twinLog == ["made \(node.syspath)", "removed \(node.syspath)"])
+        #expect(d.open.contains(node.syspath), "opened again")
+        #expect(d.core.devices[node.syspath]?.relay == nil)
+        #expect(d.logText.contains { $0.contains("no longer exclusive; opened again") })
+        let t = Touches(device: d.kernel[node.syspath]!.description, at: t0)
+        d.input(node, t.down(id: 1, x: 400, y: 240))
+        #expect(written(d, node).isEmpty, "no twin to write to")
+
+        d.nextConfig = .success(try ConfigLoader.load(text: Self.config, file: "exclusive.toml"))
+        d.send(.signal(SIGHUP, at: d.now))
+        #expect(d.twinLog.last == "made \(node.syspath)")
+        #expect(d.core.devices[node.syspath]?.relay != nil)
+    }
+
     @Test func aTwinThatCannotBeMadeLeavesTheDeviceReadAsBefore() throws {
         var (d, node) = try started(twinFailure: "open /dev/uinput: ENOENT")
         #expect(d.logText.contains { $0.contains("cannot make it exclusive (open /dev/uinput: ENOENT)") })

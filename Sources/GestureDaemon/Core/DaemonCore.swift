@@ -1143,6 +1143,7 @@ public struct DaemonCore {
             c = loaded
         }
         actions.append(.notify(.reloading))
+        let previous = configuration
         configuration = c
         refused = nil
         for w in c.warnings { log(.warning(.config), w, into: &actions) }
@@ -1157,6 +1158,18 @@ public struct DaemonCore {
                 snapshots[syspath] ?? DeviceSnapshot(node: d.node, description: d.description, isTypeA: d.isTypeA)
             if let skip = DeviceSelection.check(snapshot.node, configuration: c) {
                 remove(syspath, because: "after reload: \(skip)", at: now, into: &actions)
+                continue
+            }
+            // Made exclusive, or no longer: grabbing and the twin are set up as
+            // a device is opened, so it is closed (ungrabbed, its twin removed)
+            // and the listing below opens it again as the new rule says.
+            let wasExclusive = previous.rule(for: d.description, syspath: syspath)?.exclusive ?? false
+            let isExclusive = c.rule(for: d.description, syspath: syspath)?.exclusive ?? false
+            if wasExclusive != isExclusive {
+                remove(
+                    syspath,
+                    because: "after reload: \(isExclusive ? "made exclusive" : "no longer exclusive"); opened again",
+                    at: now, into: &actions)
                 continue
             }
             d.pipeline.cancelAll(at: now, because: .configReloaded)
