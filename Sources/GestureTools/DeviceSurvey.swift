@@ -123,7 +123,8 @@ public enum DeviceSurvey {
         do { evdev = try EvdevDevice(node: node, udev: udev) } catch {
             r.skipped = .cannotOpen(
                 error.errno == .permissionDenied
-                    ? "\(error) (run as root or in the group owning the node)" : error.description)
+                    ? "\(error): gesturectl devices opens each node itself, and you may not (as root it can); what the running gestured uses: gesturectl status"
+                    : error.description)
             return r
         }
         defer { evdev.close() }

@@ -10,7 +10,8 @@
 #      `gesturectl subscribe` run by a member of group gestured.
 #   2. A changed conffile (/etc/gestured/gestured.toml) survives an upgrade to a
 #      rebuilt package (the same .deb repacked with a higher version).
-#   3. `apt purge gestured` leaves no unit, user, group or file of gestured's.
+#   3. `apt remove gestured` removes /run/gestured; `apt purge gestured` leaves no
+#      unit, user, group or file of gestured's.
 #   4. With gestured-lisgd installed, Debian's own Sxmo hook
 #      (sxmo_hook_lisgdstart.sh and its user unit, taken unchanged from the
 #      sxmo-utils .deb) run by an ordinary user's systemd user manager starts
@@ -82,8 +83,12 @@ vm_assert_eq "installed version after the upgrade" "${old_version}+rebuild1" "$(
 vm_assert_eq "the changed conffile survives the upgrade" "$changed" "$(sha256sum < "$conf")"
 vm_assert_eq "gestured.socket after the upgrade" active "$(systemctl is-active gestured.socket)"
 
-# --- 3. Purge leaves nothing --------------------------------------------------------------
+# --- 3. Remove, then purge, leaves nothing -----------------------------------------------
+apt_offline remove gestured > "$VM_SCRATCH/apt-remove.log" 2>&1 || vm_fail "apt remove gestured failed"
+vm_assert_not "no /run/gestured after remove" test -e /run/gestured
 apt_offline purge gestured > "$VM_SCRATCH/apt-purge.log" 2>&1 || vm_fail "apt purge gestured failed"
+vm_assert_not "purge says nothing of the group's members (it removes the group)" \
+    grep -q 'not removed because it has other members' "$VM_SCRATCH/apt-purge.log"
 vm_assert_eq "dpkg knows no gestured after purge" "" "$(dpkg-query -W -f='${Status}' gestured 2>/dev/null)"
 left=$(find /etc /usr /var/lib /run -name '*gestured*' -not -path '/var/lib/dpkg/*' 2>/dev/null)
 vm_assert_eq "no file of gestured's left after purge" "" "$left"
