@@ -11,7 +11,10 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a config file: print each problem as FILE:LINE: KEY: MESSAGE and exit 1, or say it is fine."
     )
 
-    @Argument(help: "The config file.", completion: .file(extensions: ["toml"]))
+    @Argument(
+        help:
+            "The config file (default: the one gestured reads: $GESTURED_CONFIG, then /etc/gestured/gestured.toml).",
+        completion: .file(extensions: ["toml"]))
     var file: String?
 
     @Flag(
@@ -31,7 +34,6 @@ struct CheckCommand: ParsableCommand {
         if keys && (file != nil || repeatLoads != nil) {
             throw ValidationError("--keys takes no file and no --repeat-loads")
         }
-        if !keys && file == nil { throw ValidationError("Missing expected argument '<file>'") }
     }
 
     func run() throws {
@@ -39,7 +41,11 @@ struct CheckCommand: ParsableCommand {
             print(RecognizerParameters.referenceMarkdown(), terminator: "")
             return
         }
-        guard let file else { return }
+        guard let file = file ?? ConfigFile.resolve(explicit: nil) else {
+            throw CleanExit.message(
+                "gesturectl check: no config file (no $GESTURED_CONFIG, no \(ConfigLoader.systemPath)): gestured runs its built-in config; give a file to check",
+                code: 1)
+        }
         if let n = repeatLoads {
             guard n > 0 && n <= 1_000_000 else { throw ValidationError("--repeat-loads takes 1 to 1000000") }
             _ = ConfigFile.load(path: file)

@@ -74,7 +74,9 @@ struct LisgdCommand: ParsableCommand {
             }
         } else {
             do { device = try LisgdRunner.openDevice(options.device) } catch {
-                throw CleanExit.message("gesturectl lisgd: \(error)", code: 1)
+                throw CleanExit.message(
+                    "gesturectl lisgd: \(error)\n(--print-config turns lisgd's pixels into millimetres from the screen's own size: give its node with -d, or its description with --desc FILE, an evemu-describe of it)",
+                    code: 1)
             }
             description = device!.description
         }
@@ -186,6 +188,6 @@ struct LisgdCommand: ParsableCommand {
           --help           this text
 
         Commands run with /bin/sh -c, not waited for (lisgd waits for each), with gesturectl's
-        stdout and stderr. See docs/PHONES.md, "Moving from lisgd".
+        stdout and stderr. See PHONES.md, "Moving from lisgd" (/usr/share/doc/gestured/, or docs/ in the source).
         """
 }

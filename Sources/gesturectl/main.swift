@@ -1,4 +1,5 @@
 import ArgumentParser
+import GestureProtocol
 import GestureClient
 import GestureLisgd
 import Glibc
@@ -32,6 +33,7 @@ struct Gesturectl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gesturectl",
         abstract: "Talk to gestured, replay recordings through its recognizers, check configs.",
+        version: "gesturectl \(daemonVersion) (socket protocol \(socketProtocolVersion))",
         subcommands: [
             ReplayCommand.self, CheckCommand.self, EvaluateCommand.self, ExplainCommand.self, BenchCommand.self,
             DevicesCommand.self, SubscribeCommand.self, ActionsCommand.self, StatusCommand.self, RotateCommand.self,
