@@ -1,7 +1,7 @@
 import ArgumentParser
-import GestureProtocol
 import GestureClient
 import GestureLisgd
+import GestureProtocol
 import Glibc
 
 /// `gesturectl lisgd` reading a device and `gesturectl actions` run all day: hand
