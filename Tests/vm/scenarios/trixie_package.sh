@@ -39,6 +39,8 @@ lisgd_deb=$VM_SCRATCH/$(basename "$lisgd_deb")
 apt_offline install "$main_deb" > "$VM_SCRATCH/apt-install.log" 2>&1 \
     || vm_abort "apt install ./$(basename "$main_deb") failed: $(tail -n 20 "$VM_SCRATCH/apt-install.log")"
 vm_assert_eq "gestured.socket after apt install" active "$(systemctl is-active gestured.socket)"
+vm_assert_not "apt install says nothing of a unit it did not start" \
+    grep -q 'disabled or a static unit' "$VM_SCRATCH/apt-install.log"
 vm_assert_eq "gestured.socket enabled" enabled "$(systemctl is-enabled gestured.socket)"
 vm_assert "sysusers made the user gestured" getent passwd gestured
 vm_assert_eq "socket owner:group mode" "root:gestured 660" "$(stat -c '%U:%G %a' /run/gestured/events.sock)"
@@ -77,11 +79,16 @@ old_version=$(sed -n 's/^Version: //p' "$rebuilt/DEBIAN/control")
 sed -i "s/^Version: .*/Version: ${old_version}+rebuild1/" "$rebuilt/DEBIAN/control"
 # Uncompressed: xz over 76 MB takes minutes under TCG.
 dpkg-deb -Znone -b "$rebuilt" "$VM_SCRATCH/gestured_upgrade.deb" > /dev/null || vm_abort "dpkg-deb -b failed"
+old_pid=$(systemctl show -P MainPID gestured.service)
+vm_note "before the upgrade gestured.service is $(systemctl is-active gestured.service) (pid $old_pid)"
 apt_offline install "$VM_SCRATCH/gestured_upgrade.deb" > "$VM_SCRATCH/apt-upgrade.log" 2>&1 \
     || vm_fail "the upgrade failed: $(tail -n 20 "$VM_SCRATCH/apt-upgrade.log")"
 vm_assert_eq "installed version after the upgrade" "${old_version}+rebuild1" "$(dpkg-query -W -f='${Version}' gestured)"
 vm_assert_eq "the changed conffile survives the upgrade" "$changed" "$(sha256sum < "$conf")"
 vm_assert_eq "gestured.socket after the upgrade" active "$(systemctl is-active gestured.socket)"
+if [ "$old_pid" != 0 ]; then
+    vm_assert_not "the daemon of before the upgrade no longer runs" kill -0 "$old_pid"
+fi
 
 # --- 3. Remove, then purge, leaves nothing -----------------------------------------------
 apt_offline remove gestured > "$VM_SCRATCH/apt-remove.log" 2>&1 || vm_fail "apt remove gestured failed"
