@@ -92,7 +92,7 @@ public struct ActionsFileTrust: Sendable {
     /// Whether `gid` is the user's private group: the user's primary group,
     /// named as the user, listing no one else as a member, and the primary
     /// group of no other user the databases list.
-    func groupIsTheUserAlone(_ gid: gid_t) -> Bool {
+    public func groupIsTheUserAlone(_ gid: gid_t) -> Bool {
         guard let account, account.group == gid, let g = group(gid), g.name == account.name else { return false }
         return g.listed.allSatisfy { $0 == account.name } && g.primaryOf.allSatisfy { $0 == user }
     }

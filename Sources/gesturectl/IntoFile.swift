@@ -10,7 +10,8 @@ import LinuxSystem
 /// to another file in its place, and the writer (root, as often as not) would
 /// write the file read, with the table, to the file the link names. So the
 /// directory must be the writer's or root's and writable by them alone (a
-/// sticky one, as `/tmp`, lets no one else replace the file), the file is read
+/// sticky one, as `/tmp`, lets no one else replace the file; the writer's
+/// private group counts as the writer), the file is read
 /// through that directory without following a link, the new file is made and
 /// renamed within it, and only if the name still holds the file read, as it
 /// was read. A symbolic link given as `--into` is resolved once, at the start,
@@ -94,7 +95,12 @@ final class IntoFile {
             return
                 "the directory \(directory) belongs to \(ActionsFileTrust.userName(st.st_uid)) (\(mode)): they could put another file in the place of \(file) while it is rewritten. Run this as \(ActionsFileTrust.userName(st.st_uid)), or copy the file to a directory of your own"
         }
-        if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0 {
+        // Group write by the writer's private group is the writer's own (the
+        // login umask 002 of Debian's group per user), as for actions files.
+        let groupOnly = st.st_mode & S_IWOTH == 0
+        if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0
+            && !(groupOnly && ActionsFileTrust(user: writer).groupIsTheUserAlone(st.st_gid))
+        {
             return
                 "the directory \(directory) can be written by others (\(mode), owner \(ActionsFileTrust.userName(st.st_uid))): they could put another file in the place of \(file) while it is rewritten. Fix it with: chmod go-w \(directory)"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GestureClient
 import GestureConfig
 import GestureCore
 import GestureTools
@@ -254,6 +255,15 @@ struct ShapeRecordCommandTests {
         #expect(open.err.contains("the directory \(dir.path) can be written by others (mode 777"), "\(open.err)")
         #expect(open.err.contains("nothing written"))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        // Writable by its group, when that is the user's private group (umask
+        // 002 on Debian): the user's own.
+        var st = stat()
+        try #require(chmod(dir.path, 0o775) == 0 && stat(dir.path, &st) == 0)
+        if ActionsFileTrust().groupIsTheUserAlone(st.st_gid) {
+            let mine = try Self.gesturectl(["shape", "record", "zed", "--into", file, "--from"] + examples)
+            #expect(mine.status == 0, "\(mine.err)")
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
         if getuid() == 0 {
             try #require(chmod(dir.path, 0o755) == 0 && chown(dir.path, 65534, 65534) == 0)
             let theirs = try Self.gesturectl(["shape", "record", "zed", "--into", file, "--from"] + examples)
