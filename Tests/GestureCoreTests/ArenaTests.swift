@@ -107,6 +107,29 @@ struct ArenaTests {
         #expect(s.events.filter { $0.name == "single" }.count == 3, "each single tap fails: \(s.log)")
     }
 
+    /// A double tap in the top half, with a tap in the bottom half between its
+    /// two taps: the double tap's success takes nothing from the bottom's tap,
+    /// which the double tap's region left out.
+    @Test func aMultiTapExcludesOnlyWhatItTookPartIn() {
+        func inHalf(_ r: RecognizerConfig, top: Bool) -> RecognizerConfig {
+            var r = r
+            r.filter.region = Box(minX: 0, minY: top ? 0 : 0.5, maxX: 1, maxY: top ? 0.5 : 1)
+            return r
+        }
+        let s = Scenario(
+            inHalf(recognizer("double", tapConfig(taps: 2)), top: true),
+            inHalf(recognizer("tap", tapConfig(), requires: ["double"]), top: true),
+            inHalf(recognizer("bottom_double", tapConfig(taps: 2)), top: false),
+            inHalf(recognizer("bottom_tap", tapConfig(), requires: ["bottom_double"]), top: false))
+        s.tap(at: mm(100, 20))
+        s.advance(ms: 100)
+        s.tap(at: mm(100, 80))
+        s.advance(ms: 100)
+        s.tap(at: mm(100, 20))
+        s.advance(ms: 1000)
+        #expect(s.log(without: .failed).sorted() == ["bottom_tap recognized", "double recognized"])
+    }
+
     @Test func aHeldGestureFromAnEarlierSequenceIsNotExcludedByTheNextOne() {
         // Tap, then a pan starting inside the double-tap window: the pan makes the
         // double tap fail, which releases the first tap, which the pan does not touch.

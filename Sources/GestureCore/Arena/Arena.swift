@@ -730,11 +730,23 @@ public final class Arena {
         let from = members[i].ledger.decisionStart
         let excluded = Reason.arena(.excluded(by: name, began: began))
         // A decision that took in earlier sequences (a triple tap's first two
-        // taps) excludes what others hold about them. First, so that a
-        // requirement failing below cannot release those.
+        // taps) excludes what others hold about them, and only about those it
+        // took part in (not a tap elsewhere that its region left out). First,
+        // so that a requirement failing below cannot release those.
         if from < s {
-            for j in roster.indices where j != i && preventing(i, j) && !members[i].requiredBy.contains(j) {
-                dropPending(of: j, from: from, upTo: s, because: excluded, at: time, into: &events)
+            for j in roster.indices
+            where j != i && !members[j].ledger.pending.isEmpty && preventing(i, j)
+                && !members[i].requiredBy.contains(j)
+            {
+                var n = 0
+                while n < members[j].ledger.pending.count {
+                    if members[i].ledger.decisionTookPart(in: members[j].ledger.pending[n].sequence) {
+                        members[j].ledger.pending.remove(at: n)
+                        emit(j, .failed, at: time, report: nil, reason: excluded, into: &events)
+                    } else {
+                        n += 1
+                    }
+                }
             }
         }
         // Those that required this one to fail cannot happen now.

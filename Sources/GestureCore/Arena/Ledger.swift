@@ -47,6 +47,10 @@ extension Arena {
         var sequence: UInt64 = 0
         /// The first sequence its current decision is about.
         var decisionStart: UInt64 = 0
+        /// The sequences its current decision took part in, bit k for
+        /// `decisionStart + k` (a multi-tap goes on across sequences its filter
+        /// did not take: those are not its).
+        var decisionTookPart: UInt64 = 0
         /// It stands aside from every sequence up to this one.
         var failedThrough: UInt64 = 0
         /// Held decisions about earlier sequences, oldest first.
@@ -56,6 +60,11 @@ extension Arena {
         /// about it failed, or it sat it out.
         func standsAside(from s: UInt64) -> Bool {
             failedThrough >= s || (tag == .idle && sequence >= s)
+        }
+
+        /// Whether its current decision took part in sequence `s`.
+        func decisionTookPart(in s: UInt64) -> Bool {
+            s >= decisionStart && s - decisionStart < 64 && (decisionTookPart >> (s - decisionStart)) & 1 == 1
         }
 
         /// Its current decision failed at sequence `now`. Failed for every
@@ -84,7 +93,10 @@ extension Arena {
             // status need not be copied out to be told so.
             switch tag {
             case .possible:
-                if takesPart { sequence = s }
+                if takesPart {
+                    sequence = s
+                    if s - decisionStart < 64 { decisionTookPart |= 1 << (s - decisionStart) }
+                }
                 return .goesOn
             case .held:
                 // Its decision about the last sequence waits on; the recognizer
@@ -95,6 +107,7 @@ extension Arena {
                 break
             }
             decisionStart = s
+            decisionTookPart = takesPart ? 1 : 0
             sequence = s
             if takesPart {
                 status = .possible
