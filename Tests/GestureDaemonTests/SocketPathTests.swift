@@ -139,6 +139,38 @@ import Testing
         #expect(lstat(path, &st) != 0)
     }
 
+    /// The same, reached through a link from a directory of ours: where the
+    /// path leads counts, not only the path as written.
+    @Test(.enabled(if: geteuid() == 0, "giving a directory away needs root"))
+    func aLinkIntoAnotherUsersDirectoryIsRefused() throws {
+        let outer = try makeDirectory("theirs-link")
+        let ours = try makeDirectory("ours-link")
+        defer {
+            unlink(ours + "/link")
+            removeDirectory(ours)
+            removeDirectory(outer + "/sub")
+            removeDirectory(outer)
+        }
+        try #require(mkdir(outer + "/sub", 0o755) == 0 && chown(outer, 65534, 65534) == 0)
+        try #require(symlink(outer + "/sub", ours + "/link") == 0)
+        let path = ours + "/link/events.sock"
+        do {
+            try ListeningSocket.bind(path: path, group: nil).close()
+            Issue.record("bound through a link into a directory of uid 65534")
+        } catch {
+            #expect(error.description.contains("the directory \(outer) on the way to"), "\(error)")
+        }
+        var st = stat()
+        #expect(lstat(outer + "/sub/events.sock", &st) != 0)
+    }
+
+    @Test func aRelativePathIsTakenFromTheWorkingDirectory() {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let cwd = String(cString: getcwd(&buffer, buffer.count)!)
+        #expect(SocketDirectory.absolute("run/x") == (cwd == "/" ? "" : cwd) + "/run/x")
+        #expect(SocketDirectory.absolute("/run/x") == "/run/x")
+    }
+
     /// LISTEN_FDS past what a process may hold is refused, not counted up to.
     @Test func aListenFDsCountNoProcessCouldHoldIsRefused() {
         for count in ["2147483647", "2000000000"] {

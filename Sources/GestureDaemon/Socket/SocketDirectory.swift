@@ -31,18 +31,44 @@ struct SocketDirectory {
             _ = Glibc.close(fd)
             throw SocketError("bind", errno: EPERM, refusal)
         }
-        // The directories on the way to it: clients find the socket by its path.
-        var ancestor = path
-        while let slash = ancestor.lastIndex(of: "/"), slash != ancestor.startIndex || ancestor.count > 1 {
-            ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])
-            var a = stat()
-            guard stat(ancestor, &a) == 0 else { continue }
-            if let refusal = refusal(path: ancestor, mode: a.st_mode, owner: a.st_uid, us: geteuid(), onTheWay: path) {
-                _ = Glibc.close(fd)
-                throw SocketError("bind", errno: EPERM, refusal)
+        // The directories on the way to it: clients find the socket by its
+        // path. Both the path as given (from the working directory, if it is
+        // relative) and where it leads (through links): whoever owns a
+        // directory on either may move what is below it aside.
+        var ways = [absolute(path)]
+        if let opened = openedPath(fd), opened != ways[0] { ways.append(opened) }
+        for way in ways {
+            var ancestor = way
+            while let slash = ancestor.lastIndex(of: "/"), ancestor != "/" {
+                ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])
+                var a = stat()
+                guard stat(ancestor, &a) == 0 else { continue }
+                if let refusal = refusal(
+                    path: ancestor, mode: a.st_mode, owner: a.st_uid, us: geteuid(), onTheWay: path)
+                {
+                    _ = Glibc.close(fd)
+                    throw SocketError("bind", errno: EPERM, refusal)
+                }
             }
         }
         return SocketDirectory(fd: fd, path: path)
+    }
+
+    /// `path` from the working directory when it is relative.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        let base = String(cString: cwd)
+        return (base == "/" ? "" : base) + "/" + path
+    }
+
+    /// The path of the directory opened as `fd`, as the kernel resolved it.
+    static func openedPath(_ fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard n > 0, buffer[0] == 0x2F else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Why a directory with this mode and owner is unsafe for the socket, or
