@@ -121,13 +121,30 @@ public struct ActionsFileTrust: Sendable {
                 member += 1
             }
         }
+        var groupName = String(cString: name)
+        // Every entry with this gid: a second group sharing it (groupadd -o, or
+        // a directory service's beside a local one) shares the files too, and
+        // getgrgid tells of the first only.
+        setgrent()
+        while let g = getgrent() {
+            guard g.pointee.gr_gid == gid else { continue }
+            if let other = g.pointee.gr_name, String(cString: other) != groupName { groupName = "" }
+            if var member = g.pointee.gr_mem {
+                while let name = member.pointee {
+                    listed.append(String(cString: name))
+                    member += 1
+                }
+            }
+        }
+        endgrent()
         var primaryOf: [uid_t] = []
         setpwent()
         while let p = getpwent() {
             if p.pointee.pw_gid == gid { primaryOf.append(p.pointee.pw_uid) }
         }
         endpwent()
-        return Group(name: String(cString: name), primaryOf: primaryOf, listed: listed)
+        // A name shared by no one: "" never matches a user's name.
+        return Group(name: groupName, primaryOf: primaryOf, listed: listed)
     }
 
     static func directory(of path: String) -> String {
