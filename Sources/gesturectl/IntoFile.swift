@@ -42,6 +42,15 @@ final class IntoFile {
         }
         target = String(cString: resolved)
         free(resolved)
+        // A link is written through, but a link in another user's directory is
+        // theirs to point anywhere: its directory must pass as the target's does.
+        if target != path {
+            let given = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            var st = stat()
+            if stat(given, &st) == 0, let problem = Self.problem(directory: given, st, file: path) {
+                throw Refusal(message: problem)
+            }
+        }
         let slash = target.lastIndex(of: "/") ?? target.startIndex
         directoryPath = slash == target.startIndex ? "/" : String(target[..<slash])
         name = String(target[target.index(after: slash)...])
@@ -59,6 +68,15 @@ final class IntoFile {
         if let problem = Self.problem(directory: directoryPath, st, file: target) {
             close(d)
             throw Refusal(message: problem)
+        }
+        // What is there, before it is opened: opening a device may do something.
+        var kind = stat()
+        if name.isEmpty || fstatat(d, name, &kind, AT_SYMLINK_NOFOLLOW) == 0 && kind.st_mode & S_IFMT != S_IFREG {
+            close(d)
+            throw Refusal(
+                message:
+                    "\(target) is \(name.isEmpty || kind.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"); only a config file is added to"
+            )
         }
         let fd = openat(d, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {

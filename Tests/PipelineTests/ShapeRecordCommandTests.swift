@@ -273,6 +273,29 @@ struct ShapeRecordCommandTests {
         }
     }
 
+    /// A link in another user's directory is theirs to point anywhere: --into
+    /// it is refused, though the file it names is in a directory of ours. And
+    /// what is not a regular file is refused before it is opened.
+    @Test(.enabled(if: getuid() == 0, "giving a directory away needs root"))
+    func intoALinkInAnotherUsersDirectoryIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shape-record-link-\(getpid())")
+        let theirs = dir.appendingPathComponent("theirs").path
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ours = dir.appendingPathComponent("gestured.toml").path
+        let text = "[recognizer.ring]\nkind = \"circle\"\n"
+        try text.write(toFile: ours, atomically: true, encoding: .utf8)
+        try #require(symlink(ours, theirs + "/link.toml") == 0 && chown(theirs, 65534, 65534) == 0)
+        let examples = ["v02", "v03", "v04"].map(Self.dollar)
+        let r = try Self.gesturectl(["shape", "record", "zed", "--into", theirs + "/link.toml", "--from"] + examples)
+        #expect(r.status == 1)
+        #expect(r.err.contains("the directory \(theirs) belongs to"), "\(r.err)")
+        #expect(try String(contentsOfFile: ours, encoding: .utf8) == text)
+        let device = try Self.gesturectl(["shape", "record", "zed", "--into", "/dev/null", "--from"] + examples)
+        #expect(device.status == 1)
+        #expect(device.err.contains("/dev/null is not a regular file"), "\(device.err)")
+    }
+
     /// What the person asked for is what is taught, or nothing: fewer strokes
     /// than --count, or --device beside --from, is an error, not a warning.
     @Test func askedForMoreStrokesThanTheRecordingsHoldIsAnError() throws {
