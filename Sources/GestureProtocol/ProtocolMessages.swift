@@ -49,6 +49,9 @@ public struct DaemonInfo: Sendable, Equatable {
     public var recognizers: [Recognizer] = []
     /// Where the running config came from.
     public var configSource = "<built-in>"
+    /// Why the config file was refused at start, until a reload loads it (the
+    /// daemon then recognizes nothing).
+    public var configRefused: String?
     /// The active profile and whether the daemon is paused.
     public var profile = RuntimeProfile()
 
@@ -263,6 +266,7 @@ public enum ProtocolMessages {
         w.field("version", string: daemonVersion)
         w.field("uptime_s", raw: formatFixed(uptimeSeconds, decimals: 1))
         w.field("config", string: info.configSource)
+        if let refused = info.configRefused { w.field("config_refused", string: refused) }
         w.field("devices", raw: devices(info.devices))
         w.field("recognizers", raw: recognizers(info.recognizers))
         profileFields(info.profile, into: &w)

@@ -37,6 +37,9 @@ struct StatusCommand: ParsableCommand {
         print(
             "gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))"
         )
+        if let refused = s["config_refused"] {
+            print("config refused at start, recognizing nothing until it is fixed: \(n(refused))")
+        }
         if case .array(let devices)? = s["devices"] {
             print("devices: \(devices.count)")
             for d in devices {

@@ -404,7 +404,7 @@ public struct DaemonCore {
 
     /// The devices in use, as `hello` and `status` list them.
     public var info: DaemonInfo {
-        DaemonInfo(
+        var i = DaemonInfo(
             configuration: configuration,
             devices: openDevices.compactMap { devices[$0] }.map {
                 DaemonInfo.Device(
@@ -415,6 +415,8 @@ public struct DaemonCore {
                     seat: $0.node.properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 }
                         ?? DaemonInfo.Device.defaultSeat)
             }, profile: profile)
+        i.configRefused = refused
+        return i
     }
 
     /// systemd's STATUS line.

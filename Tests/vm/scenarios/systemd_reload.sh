@@ -44,6 +44,7 @@ vm_wait_until 60 refused || vm_fail "no refusal in the status: $(systemctl show 
 vm_assert_eq "active with a refused file" active "$(systemctl is-active gestured.service)"
 vm_assert_eq "the socket stays up" active "$(systemctl is-active gestured.socket)"
 vm_assert_eq "recognizing nothing" "[]" "$(recognizers)"
+vm_assert "gesturectl status says why" sh -c "gesturectl status | grep -q '^config refused at start, recognizing nothing until it is fixed: .*gestured.toml:[0-9]*'"
 mv /etc/gestured/.good.toml /etc/gestured/gestured.toml
 vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"extra_tap\")' >/dev/null" \
     || vm_fail "the fixed config was not applied: $(svc_journal | tail -5)"
