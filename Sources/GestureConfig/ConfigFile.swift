@@ -41,18 +41,13 @@ public enum ConfigFile {
         path: String, limit: Int,
         accept: (stat) -> String? = { _ in nil }
     ) -> Result<[UInt8], ConfigFailure> {
-        func failure(_ what: String, _ code: Int32) -> Result<[UInt8], ConfigFailure> {
-            .failure(ConfigFailure(description: "\(path): \(what): \(String(cString: strerror(code)))"))
-        }
-        func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
-            .failure(
-                ConfigFailure(
-                    description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
-        }
         // O_NONBLOCK: opening a FIFO with no writer must not hang; what was
         // opened is then checked by its descriptor, not by the name again.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        if fd < 0 { return failure("cannot open", errno) }
+        if fd < 0 {
+            let e = errno
+            return .failure(ConfigFailure(description: "\(path): cannot open: \(String(cString: strerror(e)))"))
+        }
         defer { close(fd) }
         return read(opened: fd, path: path, limit: limit, accept: accept)
     }
