@@ -41,6 +41,9 @@ struct Gestured {
         }
         let log = Logger(program: "gestured", verbose: verbose)
         let path = ConfigFile.resolve(explicit: config)
+        // With no file at all the built-in config runs, and the system file is
+        // what a reload (or its appearing: its directory is watched) reads.
+        let reloadPath = path ?? ConfigLoader.systemPath
         let environment = processEnvironment()
         var configuration: Configuration
         var refusedAtStart: String?
@@ -89,7 +92,7 @@ struct Gestured {
             daemon = try DaemonLoop(
                 configuration: configuration,
                 options: {
-                    var o = DaemonCore.Options(configPath: path, printEvents: stdout, printFailures: failures)
+                    var o = DaemonCore.Options(configPath: reloadPath, printEvents: stdout, printFailures: failures)
                     o.refusedAtStart = refusedAtStart
                     return o
                 }(),
@@ -115,6 +118,9 @@ struct Gestured {
             throw ExitCode(1)
         }
         log.info("running with \(configuration.source): \(configuration.recognizers.count) recognizers")
+        if path == nil {
+            log.info("no config file: \(reloadPath) is loaded when it appears (or on systemctl reload gestured)")
+        }
         do {
             let status = try daemon.run()
             if status != 0 { throw ExitCode(status) }

@@ -326,6 +326,8 @@ import Testing
         d.send(.configFileChanged)
         #expect(d.core.configuration.recognizers.isEmpty)
         #expect(d.core.statusLine.hasPrefix("config refused, recognizing nothing until it is fixed"))
+        // Not "previous config kept": there was none.
+        #expect(d.notified.last == .ready(status: d.core.statusLine))
         d.nextConfig = .success(try ConfigLoader.load(text: "[recognizer.t]\nkind = \"tap\"\n", file: path))
         d.send(.configFileChanged)
         #expect(d.core.configuration.recognizers.map(\.name) == ["t"])

@@ -1114,12 +1114,15 @@ public struct DaemonCore {
                 into: &actions)
             // systemd sees a reload that changed nothing, and why.
             actions.append(.notify(.reloading))
-            actions.append(
-                .notify(
-                    .ready(
-                        status:
-                            "reload refused, previous config kept: \(e.description.split(separator: "\n").first ?? "")")
-                ))
+            let why = String(e.description.split(separator: "\n").first ?? "")
+            if refused != nil {
+                // Refused at start and still: there is no previous config to keep.
+                refused = why
+                actions.append(.updateInfo(info))
+                actions.append(.notify(.ready(status: statusLine)))
+            } else {
+                actions.append(.notify(.ready(status: "reload refused, previous config kept: \(why)")))
+            }
             return
         case .success(let loaded):
             if onlyIfChanged && loaded == configuration {
