@@ -29,6 +29,12 @@ struct DevicesCommand: ParsableCommand {
         do { reports = try DeviceSurvey.run(configuration: configuration) } catch {
             throw CleanExit.message("gesturectl devices: cannot list input devices through udev: \(error)", code: 1)
         }
+        // Touchscreens it could not open: with --in-use, "none found" would be
+        // wrong about them.
+        let unopened = reports.filter { r in
+            if r.udevTouchscreen, case .cannotOpen? = r.skipped { return true }
+            return false
+        }.count
         if inUse {
             reports = reports.filter(\.inUse)
         } else if !all && !json {
@@ -42,6 +48,10 @@ struct DevicesCommand: ParsableCommand {
         }
         if json {
             print(jsonArray(reports))
+        } else if reports.isEmpty && unopened > 0 {
+            print(
+                "no touchscreen that could be opened here: \(unopened) touchscreen(s) could not be (plain gesturectl devices says why; what the running gestured uses: gesturectl status)"
+            )
         } else if reports.isEmpty {
             print("no touchscreen found\(all ? "" : " (--all lists every input node)")")
         } else {

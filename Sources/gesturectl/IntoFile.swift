@@ -99,6 +99,19 @@ final class IntoFile {
             close(d)
             throw Refusal(message: f.description)
         }
+        // Whether it can be written is known now, before any stroke is read.
+        if read.st_mode & S_IWUSR == 0 {
+            close(d)
+            throw Refusal(message: "\(target) is read-only (mode \(String(read.st_mode & 0o7777, radix: 8)))")
+        }
+        if faccessat(d, name, W_OK, 0) != 0 {
+            let e = errno
+            close(d)
+            throw Refusal(
+                message: e == EACCES
+                    ? "\(target) belongs to \(ActionsFileTrust.userName(read.st_uid)) and you may not write it (mode \(String(read.st_mode & 0o7777, radix: 8))): run this as \(ActionsFileTrust.userName(read.st_uid)) or as root"
+                    : "\(target) cannot be written: \(String(cString: strerror(e)))")
+        }
         directory = d
         status = read
     }
@@ -132,9 +145,6 @@ final class IntoFile {
     /// kept, or one changed or replaced since it was read, is left alone.
     func replace(with text: String) throws(Refusal) {
         func fail(_ what: String) -> Refusal { Refusal(message: "\(what); \(path) is unchanged") }
-        guard status.st_mode & S_IWUSR != 0, faccessat(directory, name, W_OK, 0) == 0 else {
-            throw fail("\(target) is read-only (mode \(String(status.st_mode & 0o7777, radix: 8)))")
-        }
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<16 {

@@ -49,7 +49,9 @@ struct StatusCommand: ParsableCommand {
                 print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)\(turned)")
             }
         }
-        if case .array(let rs)? = s["recognizers"] {
+        if case .array(let rs)? = s["recognizers"], rs.isEmpty {
+            print("recognizers: none")
+        } else if case .array(let rs)? = s["recognizers"] {
             print(
                 "recognizers: "
                     + rs.map { r in
