@@ -48,13 +48,17 @@ public struct ActionsFileTrust: Sendable {
     }
 
     /// What is wrong with the directories `path` is in, or nil. The directory
-    /// of the path as given, and of where a symbolic link leads.
+    /// of the path as given, and of where a symbolic link leads, and every
+    /// directory on the way to that one (as ssh's StrictModes walks up from
+    /// `authorized_keys`): whoever may rename one of them may put another
+    /// directory, and another file, in its place.
     public func problemWithDirectories(of path: String) -> String? {
         var directories = [Self.directory(of: path)]
+        var real: String?
         if let resolved = realpath(path, nil) {
-            let real = String(cString: resolved)
+            real = String(cString: resolved)
             free(resolved)
-            let d = Self.directory(of: real)
+            let d = Self.directory(of: real!)
             if d != directories[0] { directories.append(d) }
         }
         for d in directories {
@@ -63,6 +67,19 @@ public struct ActionsFileTrust: Sendable {
             if let p = problem(
                 what: "the directory \(d) of \(path)", fix: d, mode: st.st_mode, owner: st.st_uid,
                 group: st.st_gid, directory: true)
+            {
+                return p
+            }
+        }
+        guard let real else { return nil }
+        var ancestor = Self.directory(of: real)
+        while ancestor != "/" && ancestor.hasPrefix("/") {
+            ancestor = Self.directory(of: ancestor)
+            var st = stat()
+            guard stat(ancestor, &st) == 0 else { continue }
+            if let p = problem(
+                what: "the directory \(ancestor) on the way to \(path)", fix: ancestor, mode: st.st_mode,
+                owner: st.st_uid, group: st.st_gid, directory: true)
             {
                 return p
             }

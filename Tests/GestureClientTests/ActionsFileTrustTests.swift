@@ -132,6 +132,21 @@ import Testing
                 == true)
     }
 
+    /// A directory of ours inside one of another user's: they may rename ours
+    /// aside and put their own, file and all, in its place.
+    @Test(.enabled(if: geteuid() == 0, "giving a directory away needs root"))
+    func aDirectoryOnTheWayOfAnotherUserIsRefused() throws {
+        let theirs = dir + "/theirs"
+        try #require(mkdir(theirs, 0o755) == 0 && mkdir(theirs + "/ours", 0o755) == 0)
+        let path = try file("actions.toml", in: theirs + "/ours")
+        try #require(chown(theirs, 65534, 65534) == 0)
+        let r = check(path)
+        #expect(r.status == 1)
+        #expect(
+            r.warnings.first?.hasPrefix("gesturectl: the directory \(theirs) on the way to \(path) belongs to") == true,
+            "\(r.warnings)")
+    }
+
     @Test func rules() {
         // Group 100 has others in it; 1000 is the user's own.
         let t = ActionsFileTrust(user: 1000, account: ("me", 1000)) { gid in
