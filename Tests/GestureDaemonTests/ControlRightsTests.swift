@@ -270,6 +270,37 @@ struct ControlRightsTests {
         #expect(uids(out)?.sorted() == [0, Int(member.uid)], "\(out)")
     }
 
+    /// Every slot taken by one user: another user still gets in, in place of
+    /// that user's oldest client, which is told why.
+    @Test(.enabled(if: geteuid() == 0, "a second uid needs root"))
+    func aUserWithFewerClientsTakesTheSlotOfTheOneWithMost() throws {
+        let path = temporarySocketPath("fair-share")
+        var limits = SocketServer.Limits()
+        limits.maxClients = 3
+        var logs: [String] = []
+        let server = SocketServer(
+            listener: try ListeningSocket.bind(path: path, mode: 0o666, group: nil), info: DaemonInfo(),
+            limits: limits, log: { logs.append($0) })
+        let driver = PollDriver()
+        server.start(on: driver)
+        defer { server.shutdown() }
+        server.activeSessionUser = { _ in nil }
+        var roots: [DaemonConnection] = []
+        for _ in 0..<3 {
+            roots.append(try DaemonConnection(path: path))
+            _ = driver.turn(server, timeoutMS: 1000)
+        }
+        let plain = Peer(groups: [])
+        let (status, out) = try run(plain, ["status", "--socket", path], server, driver)
+        #expect(status == 0, "\(out)")
+        // The oldest of root's three heard why, after its hello.
+        var heard: [String] = []
+        while case .line(let l) = roots[0].readLine(timeoutMS: 1000) { heard.append(l) }
+        #expect(heard.last?.contains("\"code\":\"too_many_clients\"") == true, "\(heard)")
+        #expect(heard.last?.contains("closed to make room for a client of another user") == true, "\(heard)")
+        #expect(logs.contains { $0.contains("closed to make room for client") }, "\(logs)")
+    }
+
     /// The reply to a refused request carries its id; the connection stays.
     /// (This process must not be root, which may always: as root the test
     /// above shows the refusal through gesturectl.)

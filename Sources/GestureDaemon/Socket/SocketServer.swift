@@ -182,6 +182,14 @@ public final class SocketServer {
                 + (SocketSys.commandName(pid: cred.pid).map { " (\(sanitizedForLog($0, maxCharacters: 32)))" } ?? "")
                 + " uid \(cred.uid) gid \(cred.gid)"
             let sameUser = clients.values.count { $0.cred.uid == cred.uid }
+            // Every slot taken: a user with fewer clients than the user with the
+            // most takes that user's oldest client's place, so that a few users
+            // cannot keep everyone else out (32 per uid makes four enough).
+            if clients.count >= limits.maxClients && sameUser < limits.maxClientsPerUser,
+                let victim = fairShareVictim(forUserHolding: sameUser)
+            {
+                evict(victim, for: id, uid: cred.uid)
+            }
             if clients.count >= limits.maxClients || sameUser >= limits.maxClientsPerUser {
                 let why =
                     clients.count >= limits.maxClients
@@ -204,6 +212,36 @@ public final class SocketServer {
             flush(c)
             if clients[fd] != nil { updateInterest(c) }
         }
+    }
+
+    /// With every slot taken: the oldest client of the uid holding the most,
+    /// if that uid holds at least two more than the newcomer's (who then still
+    /// holds no more than it); nil otherwise.
+    private func fairShareVictim(forUserHolding held: Int) -> Client? {
+        var counts: [UInt32: Int] = [:]
+        for c in clientList where c.closingDeadline == nil { counts[c.cred.uid, default: 0] += 1 }
+        guard let (uid, most) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+            most >= held + 2
+        else { return nil }
+        return clientList.first { $0.cred.uid == uid && $0.closingDeadline == nil }
+    }
+
+    /// Drops `c` to make room for client `id` of `uid`: its final line says why.
+    private func evict(_ c: Client, for id: Int, uid: UInt32) {
+        let held = clientList.count { $0.cred.uid == c.cred.uid }
+        c.queue.replaceWithFinal(
+            SharedLine(
+                ProtocolMessages.error(
+                    .tooManyClients,
+                    "closed to make room for a client of another user: every one of the \(limits.maxClients) slots was taken, \(held) of them by uid \(c.cred.uid)"
+                )))
+        c.session.closedByServer()
+        flush(c)
+        remove(
+            c,
+            reason:
+                "closed to make room for client \(id) (uid \(uid)): uid \(c.cred.uid) held \(held) of \(limits.maxClients)"
+        )
     }
 
     private func connectionLine(_ line: String) {
