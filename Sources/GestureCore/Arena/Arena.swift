@@ -734,18 +734,9 @@ public final class Arena {
         // took part in (not a tap elsewhere that its region left out). First,
         // so that a requirement failing below cannot release those.
         if from < s {
-            for j in roster.indices
-            where j != i && !members[j].ledger.pending.isEmpty && preventing(i, j)
-                && !members[i].requiredBy.contains(j)
-            {
-                var n = 0
-                while n < members[j].ledger.pending.count {
-                    if members[i].ledger.decisionTookPart(in: members[j].ledger.pending[n].sequence) {
-                        members[j].ledger.pending.remove(at: n)
-                        emit(j, .failed, at: time, report: nil, reason: excluded, into: &events)
-                    } else {
-                        n += 1
-                    }
+            for j in roster.indices where j != i && preventing(i, j) && !members[i].requiredBy.contains(j) {
+                dropPending(of: j, because: excluded, at: time, into: &events) {
+                    members[i].ledger.decisionTookPart(in: $0)
                 }
             }
         }
@@ -755,9 +746,8 @@ public final class Arena {
                 fail(j, .arena(.requirementSucceeded(name, began: began)), at: time, into: &events)
             }
             dropPending(
-                of: j, from: members[i].ledger.decisionStart,
-                because: .arena(.requirementSucceeded(name, began: began)),
-                at: time, into: &events)
+                of: j, because: .arena(.requirementSucceeded(name, began: began)), at: time, into: &events
+            ) { $0 >= from }
         }
         // Exclusion: the others still deciding about the same sequence. (One
         // that a failure above released is excluded as it is released:
@@ -857,22 +847,21 @@ public final class Arena {
             let name = members[k].name
             for j in members[k].requiredBy {
                 dropPending(
-                    of: j, from: 0, upTo: p.sequence, because: .arena(.requirementSucceeded(name, began: false)),
-                    at: time, into: &events)
+                    of: j, because: .arena(.requirementSucceeded(name, began: false)), at: time, into: &events
+                ) { $0 <= p.sequence }
             }
         }
     }
 
-    /// Fails the held decisions of `j` about sequences in `from…upTo`.
+    /// Fails the held decisions of `j` about the sequences `covered` takes.
     private func dropPending(
-        of j: Int, from: UInt64, upTo: UInt64 = .max, because reason: Reason, at time: EventTime,
-        into events: inout [GestureEvent]
+        of j: Int, because reason: Reason, at time: EventTime, into events: inout [GestureEvent],
+        covered: (UInt64) -> Bool
     ) {
         guard !members[j].ledger.pending.isEmpty else { return }
         var n = 0
         while n < members[j].ledger.pending.count {
-            let p = members[j].ledger.pending[n]
-            if p.sequence >= from && p.sequence <= upTo {
+            if covered(members[j].ledger.pending[n].sequence) {
                 members[j].ledger.pending.remove(at: n)
                 emit(j, .failed, at: time, report: nil, reason: reason, into: &events)
             } else {
