@@ -188,7 +188,7 @@ public final class SocketServer {
             if clients.count >= limits.maxClients && sameUser < limits.maxClientsPerUser,
                 let victim = fairShareVictim(forUserHolding: sameUser)
             {
-                evict(victim, for: id, uid: cred.uid)
+                evict(victim.client, holding: victim.holding, for: id, uid: cred.uid)
             }
             if clients.count >= limits.maxClients || sameUser >= limits.maxClientsPerUser {
                 let why =
@@ -217,18 +217,18 @@ public final class SocketServer {
     /// With every slot taken: the oldest client of the uid holding the most,
     /// if that uid holds at least two more than the newcomer's (who then still
     /// holds no more than it); nil otherwise.
-    private func fairShareVictim(forUserHolding held: Int) -> Client? {
+    private func fairShareVictim(forUserHolding held: Int) -> (client: Client, holding: Int)? {
         var counts: [UInt32: Int] = [:]
         for c in clientList where c.closingDeadline == nil { counts[c.cred.uid, default: 0] += 1 }
         guard let (uid, most) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
             most >= held + 2
         else { return nil }
-        return clientList.first { $0.cred.uid == uid && $0.closingDeadline == nil }
+        return clientList.first { $0.cred.uid == uid && $0.closingDeadline == nil }.map { ($0, most) }
     }
 
-    /// Drops `c` to make room for client `id` of `uid`: its final line says why.
-    private func evict(_ c: Client, for id: Int, uid: UInt32) {
-        let held = clientList.count { $0.cred.uid == c.cred.uid }
+    /// Drops `c`, whose uid holds `held` clients, to make room for client `id`
+    /// of `uid`: its final line says why.
+    private func evict(_ c: Client, holding held: Int, for id: Int, uid: UInt32) {
         c.queue.replaceWithFinal(
             SharedLine(
                 ProtocolMessages.error(
@@ -340,18 +340,11 @@ public final class SocketServer {
                 }
                 enqueue(SharedLine(statusLine(id: id, for: c)), to: c)
             case .control(let request, let id):
-                let peer = ControlRights.Peer(uid: c.cred.uid, gid: c.cred.gid, groups: c.cred.groups)
-                let seats = info.seats
-                let grant = rights.grant(
-                    to: peer,
-                    activeSeats: seats.map {
-                        ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0))
-                    })
-                guard let grant else {
+                guard let grant = grant(for: c) else {
                     let what =
                         "socket: client \(c.id) (pid \(c.cred.pid), uid \(c.cred.uid)): \(request.command) refused: not permitted"
                     if let line = refusalLog.admit(what, now: clock()) { log(line) }
-                    let message = rights.refusal(request.command, uid: c.cred.uid, seats: seats)
+                    let message = rights.refusal(request.command, uid: c.cred.uid, seats: info.seats)
                     enqueue(SharedLine(ProtocolMessages.error(.notPermitted, message, id: id)), to: c)
                     continue
                 }
@@ -389,16 +382,19 @@ public final class SocketServer {
         return clients.values.reduce(fixed) { $0 + 256 + $1.filterBytes }
     }
 
+    /// The client's right to change the daemon, as of now (the seats' active
+    /// users are asked again each time), or nil.
+    private func grant(for c: Client) -> ControlRights.Grant? {
+        rights.grant(
+            to: ControlRights.Peer(uid: c.cred.uid, gid: c.cred.gid, groups: c.cred.groups),
+            activeSeats: info.seats.map { ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0)) })
+    }
+
     /// The `status` reply for `asking`. Other users' clients (their pids and
     /// filters: what they run and watch) are listed only to those who may
     /// change the daemon; anyone else sees their own.
     private func statusLine(id: JSONValue?, for asking: Client) -> String {
-        let peer = ControlRights.Peer(uid: asking.cred.uid, gid: asking.cred.gid, groups: asking.cred.groups)
-        let seats = info.seats
-        let seesAll =
-            rights.grant(
-                to: peer, activeSeats: seats.map { ControlRights.ActiveSeat(seat: $0, uid: activeSessionUser($0)) })
-            != nil
+        let seesAll = grant(for: asking) != nil
         let shown = clients.values.filter { seesAll || $0.cred.uid == asking.cred.uid }
         let list = shown.sorted { $0.id < $1.id }.map {
             ProtocolMessages.SubscriberStatus(
