@@ -56,9 +56,10 @@ public struct ActionsFileTrust: Sendable {
         var directories = [Self.directory(of: path)]
         var real: String?
         if let resolved = realpath(path, nil) {
-            real = String(cString: resolved)
+            let r = String(cString: resolved)
             free(resolved)
-            let d = Self.directory(of: real!)
+            real = r
+            let d = Self.directory(of: r)
             if d != directories[0] { directories.append(d) }
         }
         for d in directories {
@@ -87,23 +88,43 @@ public struct ActionsFileTrust: Sendable {
         return nil
     }
 
-    func problem(what: String, fix: String, mode: mode_t, owner: uid_t, group: gid_t, directory: Bool) -> String? {
-        let octal = String(mode & 0o7777, radix: 8)
-        let modeText = "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal)"
-        if owner != user && owner != 0 {
-            return
-                "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to you (\(Self.userName(user))) or root: "
-                + "its commands would run as you. Use a file and directory of your own "
-                + "(as root: chown \(Self.userName(user)) \(fix))"
-        }
+    /// What lets someone other than the user or root change a file or a
+    /// directory: its owner, or write by others. The rule every check of a
+    /// path the user's commands or files depend on applies, each in its words.
+    public enum Breach: Equatable, Sendable {
+        case owner
+        case writable(byAnyone: Bool)
+    }
+
+    /// The breach in a file or directory of this mode, owner and group, or nil:
+    /// owned by the user or root, and written by no one else (a sticky
+    /// directory's other writers cannot replace the user's file; the user's
+    /// private group is the user).
+    public func breach(mode: mode_t, owner: uid_t, group: gid_t, directory: Bool) -> Breach? {
+        if owner != user && owner != 0 { return .owner }
         let groupWrite = mode & S_IWGRP != 0, otherWrite = mode & S_IWOTH != 0
         guard groupWrite || otherWrite else { return nil }
         if directory && mode & S_ISVTX != 0 { return nil }
         if !otherWrite && groupIsTheUserAlone(group) { return nil }
-        let who = otherWrite ? "anyone" : "its group"
-        return
-            "\(what) can be written by \(who) (\(modeText), owner \(Self.userName(owner))): its commands would run as you. "
-            + "Fix it with: chmod go-w \(fix)"
+        return .writable(byAnyone: otherWrite)
+    }
+
+    func problem(what: String, fix: String, mode: mode_t, owner: uid_t, group: gid_t, directory: Bool) -> String? {
+        let octal = String(mode & 0o7777, radix: 8)
+        let modeText = "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal)"
+        switch breach(mode: mode, owner: owner, group: group, directory: directory) {
+        case nil:
+            return nil
+        case .owner:
+            return
+                "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to you (\(Self.userName(user))) or root: "
+                + "its commands would run as you. Use a file and directory of your own "
+                + "(as root: chown \(Self.userName(user)) \(fix))"
+        case .writable(let byAnyone):
+            return
+                "\(what) can be written by \(byAnyone ? "anyone" : "its group") (\(modeText), owner \(Self.userName(owner))): its commands would run as you. "
+                + "Fix it with: chmod go-w \(fix)"
+        }
     }
 
     /// Whether `gid` is the user's private group: the user's primary group,
@@ -131,13 +152,16 @@ public struct ActionsFileTrust: Sendable {
         var buffer = [CChar](repeating: 0, count: 1 << 16)
         guard getgrgid_r(gid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.gr_name
         else { return nil }
-        var listed: [String] = []
-        if var member = entry.gr_mem {
-            while let name = member.pointee {
-                listed.append(String(cString: name))
-                member += 1
+        func names(_ list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
+            var names: [String] = []
+            var member = list
+            while let m = member, let name = m.pointee {
+                names.append(String(cString: name))
+                member = m + 1
             }
+            return names
         }
+        var listed = names(entry.gr_mem)
         var groupName = String(cString: name)
         // Every entry with this gid: a second group sharing it (groupadd -o, or
         // a directory service's beside a local one) shares the files too, and
@@ -146,12 +170,7 @@ public struct ActionsFileTrust: Sendable {
         while let g = getgrent() {
             guard g.pointee.gr_gid == gid else { continue }
             if let other = g.pointee.gr_name, String(cString: other) != groupName { groupName = "" }
-            if var member = g.pointee.gr_mem {
-                while let name = member.pointee {
-                    listed.append(String(cString: name))
-                    member += 1
-                }
-            }
+            listed += names(g.pointee.gr_mem)
         }
         endgrent()
         var primaryOf: [uid_t] = []

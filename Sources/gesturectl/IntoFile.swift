@@ -122,20 +122,18 @@ final class IntoFile {
     /// where it is, or nil.
     static func problem(directory: String, _ st: stat, file: String, writer: uid_t = geteuid()) -> String? {
         let mode = "mode \(String(st.st_mode & 0o7777, radix: 8))"
-        if st.st_uid != writer && st.st_uid != 0 {
+        switch ActionsFileTrust(user: writer).breach(
+            mode: st.st_mode, owner: st.st_uid, group: st.st_gid, directory: true)
+        {
+        case nil:
+            return nil
+        case .owner:
             return
                 "the directory \(directory) belongs to \(ActionsFileTrust.userName(st.st_uid)) (\(mode)): they could put another file in the place of \(file) while it is rewritten. Run this as \(ActionsFileTrust.userName(st.st_uid)), or copy the file to a directory of your own"
-        }
-        // Group write by the writer's private group is the writer's own (the
-        // login umask 002 of Debian's group per user), as for actions files.
-        let groupOnly = st.st_mode & S_IWOTH == 0
-        if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0
-            && !(groupOnly && ActionsFileTrust(user: writer).groupIsTheUserAlone(st.st_gid))
-        {
+        case .writable:
             return
                 "the directory \(directory) can be written by others (\(mode), owner \(ActionsFileTrust.userName(st.st_uid))): they could put another file in the place of \(file) while it is rewritten. Fix it with: chmod go-w \(directory)"
         }
-        return nil
     }
 
     /// Replaces the file with `text`: written beside it and renamed over it, so
