@@ -23,8 +23,13 @@ public enum ConfigFile {
         case .success(let b): bytes = b
         case .failure(let f): return .failure(f)
         }
+        return load(bytes: bytes, file: path)
+    }
+
+    /// `load(path:)` on bytes already read from `file`.
+    public static func load(bytes: [UInt8], file: String) -> Result<Configuration, ConfigFailure> {
         do {
-            return .success(try ConfigLoader.load(bytes: bytes, file: path))
+            return .success(try ConfigLoader.load(bytes: bytes, file: file))
         } catch {
             return .failure(ConfigFailure(description: error.description))
         }

@@ -20,8 +20,15 @@ struct ConfigOption: ParsableArguments {
 
 /// Loads a config (nil: the built-in one) or exits 1 with its problems on stderr;
 /// its warnings go to stderr too.
-func loadConfig(path: String?) throws -> Configuration {
-    switch ConfigFile.load(path: path) {
+func loadConfig(path: String?) throws -> Configuration { try loaded(ConfigFile.load(path: path)) }
+
+/// `loadConfig(path:)` on bytes already read from `file`.
+func loadConfig(bytes: [UInt8], file: String) throws -> Configuration {
+    try loaded(ConfigFile.load(bytes: bytes, file: file))
+}
+
+private func loaded(_ result: Result<Configuration, ConfigFile.ConfigFailure>) throws -> Configuration {
+    switch result {
     case .success(let c):
         for w in c.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         return c

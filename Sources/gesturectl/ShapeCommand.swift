@@ -103,15 +103,8 @@ struct ShapeRecordCommand: ParsableCommand {
             }
         }
         let configPath = into ?? ConfigFile.resolve(explicit: config.config)
-        let configuration: Configuration
-        if let intoFile {
-            do { configuration = try ConfigLoader.load(bytes: intoFile.bytes, file: intoFile.path) } catch {
-                throw CleanExit.message("\(error)", code: 1)
-            }
-            for w in configuration.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-        } else {
-            configuration = try loadConfig(path: configPath)
-        }
+        let configuration =
+            try intoFile.map { try loadConfig(bytes: $0.bytes, file: $0.path) } ?? loadConfig(path: configPath)
         if configuration.recognizers.contains(where: { $0.name == name }) {
             throw CleanExit.message(
                 "gesturectl shape record: \(configuration.source) already has a recognizer named '\(name)'; choose another name",
@@ -198,7 +191,7 @@ struct ShapeRecordCommand: ParsableCommand {
             name: name, examples: examples, options: options, maxDistance: maxDistance,
             requiresFailureOf: relations.requiresFailureOf, simultaneousWith: relations.simultaneousWith,
             comment: ["Taught by `gesturectl shape record` from \(examples.count) example(s)."])
-        guard let into else {
+        guard let into, let intoFile else {
             // The table names the config's recognizers (requires_failure_of,
             // simultaneous_with): it is checked after the config, as --into would add it.
             let base: String
@@ -223,9 +216,9 @@ struct ShapeRecordCommand: ParsableCommand {
             }
             return
         }
-        let joined = ShapeTeaching.appending(table, to: String(decoding: intoFile!.bytes, as: UTF8.self))
+        let joined = ShapeTeaching.appending(table, to: String(decoding: intoFile.bytes, as: UTF8.self))
         try checked(joined, file: into)
-        do throws(IntoFile.Refusal) { try intoFile!.replace(with: joined) } catch {
+        do throws(IntoFile.Refusal) { try intoFile.replace(with: joined) } catch {
             throw CleanExit.message("gesturectl shape record: \(error.message)", code: 1)
         }
         say("added [recognizer.\(name)] to \(into)\(source == into ? "" : " (\(source) was the config read)")")

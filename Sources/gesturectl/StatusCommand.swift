@@ -49,11 +49,10 @@ struct StatusCommand: ParsableCommand {
                 print("  \(n(d["node"]))  '\(n(d["name"]))'\(size)\(turned)")
             }
         }
-        if case .array(let rs)? = s["recognizers"], rs.isEmpty {
-            print("recognizers: none")
-        } else if case .array(let rs)? = s["recognizers"] {
+        if case .array(let rs)? = s["recognizers"] {
             print(
                 "recognizers: "
+                    + (rs.isEmpty ? "none" : "")
                     + rs.map { r in
                         let profiles = strings(r["profiles"])
                         let tagged =

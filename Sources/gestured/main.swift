@@ -45,7 +45,7 @@ struct Gestured {
         // what a reload (or its appearing: its directory is watched) reads.
         let reloadPath = path ?? ConfigLoader.systemPath
         let environment = processEnvironment()
-        var configuration: Configuration
+        let configuration: Configuration
         var refusedAtStart: String?
         switch ConfigFile.load(path: path) {
         case .success(let c):
@@ -91,11 +91,9 @@ struct Gestured {
         do {
             daemon = try DaemonLoop(
                 configuration: configuration,
-                options: {
-                    var o = DaemonCore.Options(configPath: reloadPath, printEvents: stdout, printFailures: failures)
-                    o.refusedAtStart = refusedAtStart
-                    return o
-                }(),
+                options: DaemonCore.Options(
+                    configPath: reloadPath, printEvents: stdout, printFailures: failures,
+                    refusedAtStart: refusedAtStart),
                 listener: listener, notifier: SystemdNotifier(environment: environment, log: log),
                 log: log,
                 arenaLog: ArenaLog(tracing: Set(trace)) { entry in

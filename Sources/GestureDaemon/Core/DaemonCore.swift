@@ -82,9 +82,10 @@ public struct DaemonCore {
         public var refusedAtStart: String?
         public init(
             configPath: String? = nil, printEvents: Bool = false, printFailures: Bool = false,
-            watchdogInterval: Millis? = nil
+            watchdogInterval: Millis? = nil, refusedAtStart: String? = nil
         ) {
             self.configPath = configPath
+            self.refusedAtStart = refusedAtStart
             self.printEvents = printEvents
             self.printFailures = printFailures
             self.watchdogInterval = watchdogInterval
