@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// Whether an actions file may run commands as the user who runs `gesturectl
 /// actions`: as ssh asks of `authorized_keys`, the file and the directory it is
@@ -73,9 +74,7 @@ public struct ActionsFileTrust: Sendable {
             }
         }
         guard let real else { return nil }
-        var ancestor = Self.directory(of: real)
-        while ancestor != "/" && ancestor.hasPrefix("/") {
-            ancestor = Self.directory(of: ancestor)
+        for ancestor in ancestors(of: Self.directory(of: real)) {
             var st = stat()
             guard stat(ancestor, &st) == 0 else { continue }
             if let p = problem(
@@ -184,8 +183,7 @@ public struct ActionsFileTrust: Sendable {
     }
 
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        splitPath(path).directory
     }
 
     public static func userName(_ uid: uid_t) -> String {

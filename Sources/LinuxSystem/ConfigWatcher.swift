@@ -21,9 +21,7 @@ public final class ConfigWatcher {
     private var writing = false
 
     public init(path: String) throws(Errno) {
-        let slash = path.lastIndex(of: "/")
-        directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        (directory, fileName) = splitPath(path)
         let fd = try retryingOnInterrupt { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         self.fd = FileDescriptor(rawValue: fd)
         do {

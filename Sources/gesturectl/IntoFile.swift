@@ -45,15 +45,13 @@ final class IntoFile {
         // A link is written through, but a link in another user's directory is
         // theirs to point anywhere: its directory must pass as the target's does.
         if target != path {
-            let given = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let given = splitPath(path).directory
             var st = stat()
             if stat(given, &st) == 0, let problem = Self.problem(directory: given, st, file: path) {
                 throw Refusal(message: problem)
             }
         }
-        let slash = target.lastIndex(of: "/") ?? target.startIndex
-        directoryPath = slash == target.startIndex ? "/" : String(target[..<slash])
-        name = String(target[target.index(after: slash)...])
+        (directoryPath, name) = splitPath(target)
         let d = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard d >= 0 else {
             let e = errno

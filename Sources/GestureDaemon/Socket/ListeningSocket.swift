@@ -196,13 +196,6 @@ public struct ListeningSocket: Sendable {
         return fd
     }
 
-    /// The directory part (`.` for a bare name) and the last component of `path`.
-    static func splitPath(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let dir = String(path[..<slash])
-        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
-    }
-
     /// Whether a daemon answers at `path` (connect succeeds).
     static func isAnswered(_ path: String) throws(SocketError) -> Bool {
         let fd = try SocketSys.retry("socket") {

@@ -38,9 +38,7 @@ struct SocketDirectory {
         var ways = [absolute(path)]
         if let opened = openedPath(fd), opened != ways[0] { ways.append(opened) }
         for way in ways {
-            var ancestor = way
-            while let slash = ancestor.lastIndex(of: "/"), ancestor != "/" {
-                ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])
+            for ancestor in ancestors(of: way) {
                 var a = stat()
                 guard stat(ancestor, &a) == 0 else { continue }
                 if let refusal = refusal(
