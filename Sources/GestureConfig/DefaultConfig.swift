@@ -77,6 +77,8 @@ max_duration_ms = 400
 [recognizer.circle]
 kind = "circle"
 tolerance = 0.2             # RMS distance from the fitted circle / radius
+oval_tolerance = 0.09       # or, for an oval: RMS distance from its fitted ellipse / its mean radius
+min_oval_aspect = 0.5       # an oval's minor axis / major axis, at least (0.55 is 0.2 from its circle)
 min_radius_mm = 6.0         # smaller circles are ignored
 min_sweep_deg = 260         # degrees the stroke must turn around the centre
 max_sweep_deg = 500         # more than this is a spiral, not a circle

@@ -4,7 +4,9 @@
 /// (sensor jitter), with a hook at either end cut off (the finger settling as it
 /// lands, flicking as it lifts), and the way out to the loop of a circle begun
 /// inside it: a Taubin circle fit; the RMS distance from the
-/// circle, relative to the radius, must be within `tolerance`. The stroke must
+/// circle, relative to the radius, must be within `tolerance`, or, for an oval
+/// (a circle drawn taller or wider than round), the RMS distance from its
+/// ellipse within `ovalTolerance`, its aspect at least `minOvalAspect`. The stroke must
 /// sweep at least `minSweepDegrees` around the fitted centre (short arcs), keep out
 /// of the inner box around it (S shapes, spirals, figure 8), cover enough of the
 /// fitted circle's bounding box, end near where it started, be at least
@@ -20,6 +22,14 @@ public final class CircleRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// RMS radial error / radius.
         public var tolerance = 0.2
+        /// Or, for an oval: RMS distance from the ellipse fitted to it / its
+        /// mean radius, at most (0: only round circles). An oval of aspect
+        /// 0.55 is 0.2 from its fitted circle however well it is drawn; people's
+        /// ovals are within 0.06 of their ellipse, a D or a line into a loop
+        /// rounded out is not.
+        public var ovalTolerance = 0.09
+        /// An oval's minor axis / major axis, at least.
+        public var minOvalAspect = 0.5
         public var minRadiusMM = 6.0
         /// Around the fitted centre. A circle left a sixth open sweeps 300°;
         /// fitted to an elliptical C the centre moves in and a quarter left
@@ -60,7 +70,9 @@ public final class CircleRecognizer: Recognizer {
         case tooFewPoints(Int)
         case collinear(Int)
         case radius(Double, min: Double)
-        case fitError(Double, tolerance: Double)
+        /// As an oval: the aspect and the distance from its ellipse, when its
+        /// aspect is at least `minOvalAspect`.
+        case fitError(Double, tolerance: Double, oval: Oval?)
         case sweptTooLittle(Double, min: Double)
         case sweptTooMuch(Double, max: Double)
         /// This point of the stroke lies within the inner box (half-side in mm).
@@ -81,6 +93,15 @@ public final class CircleRecognizer: Recognizer {
         case straightOutsideLoop(Double, max: Double)
     }
 
+    /// A stroke measured as an oval: `roundOval`.
+    public struct Oval: Sendable, Equatable {
+        public var aspect: Double
+        /// RMS distance from its ellipse / its mean radius.
+        public var error: Double
+        public var tolerance: Double
+        public var minAspect: Double
+    }
+
     public let kind = GestureKind.circle
     public let parameters: Parameters
     public let fingers: ClosedRange<Int> = 1...1
@@ -90,6 +111,7 @@ public final class CircleRecognizer: Recognizer {
     private var turning = PathTurning(span: CircleRecognizer.turnSpan, capacity: CircleRecognizer.sampleCount)
     private var sorted: [Double] = []
     private var sharpest: [Int] = []
+    private var rounded: [Point] = []
     private var lastEvidence = Evidence()
     static let sampleCount = 64
     /// Chord span, in samples, for turning angles: 2 of 64, a sixteenth of the
@@ -146,6 +168,7 @@ public final class CircleRecognizer: Recognizer {
         samples.reserveCapacity(CircleRecognizer.sampleCount)
         sorted.reserveCapacity(CircleRecognizer.sampleCount)
         sharpest.reserveCapacity(CircleRecognizer.sampleCount)
+        rounded.reserveCapacity(CircleRecognizer.sampleCount)
     }
 
     public func reset() { drawing.reset() }
@@ -203,7 +226,20 @@ public final class CircleRecognizer: Recognizer {
             let d = (p.distance(to: c) - r) / r
             sq += d * d
         }
-        let fitError = (sq / Double(path.count)).squareRoot()
+        var fitError = (sq / Double(path.count)).squareRoot()
+        var oval: Oval? = nil
+        var asOval = false
+        if fitError > parameters.tolerance && parameters.ovalTolerance > 0 {
+            let o = ovalFit(path)
+            oval = o
+            asOval = o.aspect >= o.minAspect && o.error <= o.tolerance
+            if asOval {
+                e.notes.append(
+                    "an oval: aspect \(formatFixed(o.aspect, decimals: 2)), \(formatFixed(o.error, decimals: 3)) from its ellipse (as a circle \(formatFixed(fitError, decimals: 3)))"
+                )
+                fitError = o.error
+            }
+        }
         let swept = sweptAngle(path, around: c)
         fit = (c, r, fitError, swept)
         let cornerShare = turningConcentration(
@@ -215,8 +251,8 @@ public final class CircleRecognizer: Recognizer {
         if r < parameters.minRadiusMM {
             return .radius(r, min: parameters.minRadiusMM)
         }
-        if fitError > parameters.tolerance {
-            return .fitError(fitError, tolerance: parameters.tolerance)
+        if fitError > parameters.tolerance && !asOval {
+            return .fitError(fitError, tolerance: parameters.tolerance, oval: oval)
         }
         if abs(swept) < parameters.minSweepDegrees {
             return .sweptTooLittle(abs(swept), min: parameters.minSweepDegrees)
@@ -290,6 +326,24 @@ public final class CircleRecognizer: Recognizer {
             return .straightOutsideLoop(straightOutside, max: CircleRecognizer.maxStraightOutsideLoop)
         }
         return nil
+    }
+
+    /// The stroke measured as an oval: its aspect, and how far it lies from its
+    /// ellipse (the RMS distance from the circle fitted to it made round,
+    /// relative to that circle's radius).
+    private func ovalFit(_ path: ArraySlice<Point>) -> Oval {
+        let aspect = roundOval(path, into: &rounded)
+        var error = Double.infinity
+        if let (c, r) = taubinCircleFit(rounded), r > 0 {
+            var sq = 0.0
+            for p in rounded {
+                let d = (p.distance(to: c) - r) / r
+                sq += d * d
+            }
+            error = (sq / Double(rounded.count)).squareRoot()
+        }
+        return Oval(
+            aspect: aspect, error: error, tolerance: parameters.ovalTolerance, minAspect: parameters.minOvalAspect)
     }
 
     /// How far the stroke is from closing, seen from its start (or its end): the
@@ -372,6 +426,10 @@ extension CircleRecognizer.Parameters {
     public static var keys: [ParameterKey<Self>] {
         [
             .number("tolerance", \.tolerance, 0.01...1, "RMS distance from the fitted circle / radius"),
+            .number(
+                "oval_tolerance", \.ovalTolerance, 0...1,
+                "or, for an oval: RMS distance from its fitted ellipse / its mean radius (0: round circles only)"),
+            .number("min_oval_aspect", \.minOvalAspect, 0...1, "an oval's minor axis / major axis, at least"),
             .number("min_radius_mm", \.minRadiusMM, 0...500, "smaller circles are ignored"),
             .number(
                 "min_sweep_deg", \.minSweepDegrees, 90...720, "degrees the stroke must turn around the centre",

@@ -74,8 +74,14 @@ extension Reason: CustomStringConvertible {
                 return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(8)): too few to fit a circle"
             case .collinear(let count): return "no circle fits: the \(n.int(count)) points lie on a line"
             case .radius(let r, let min): return "radius \(n.mm(r)) < \(n.mm(min))"
-            case .fitError(let e, let tolerance):
-                return "fit error \(n.fixed(e, 2)) > tolerance \(n.fixed(tolerance, 2))"
+            case .fitError(let e, let tolerance, let oval):
+                let text = "fit error \(n.fixed(e, 2)) > tolerance \(n.fixed(tolerance, 2))"
+                guard let oval else { return text }
+                if oval.aspect < oval.minAspect {
+                    return text + "; as an oval, aspect \(n.fixed(oval.aspect, 2)) < \(n.fixed(oval.minAspect, 2))"
+                }
+                return text
+                    + "; as an oval (aspect \(n.fixed(oval.aspect, 2))), \(n.fixed(oval.error, 2)) from its ellipse > \(n.fixed(oval.tolerance, 2))"
             case .sweptTooLittle(let degrees, let min): return "swept \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
             case .sweptTooMuch(let degrees, let max): return "swept \(n.fixed(degrees, 0))° > \(n.fixed(max, 0))°"
             case .insideInnerBox(let p, let halfSide):

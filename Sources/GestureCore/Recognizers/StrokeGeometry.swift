@@ -58,6 +58,48 @@ public func taubinCircleFit<C: Collection>(_ points: C) -> (center: Point, radiu
     return (Point(x: cx + mean.x, y: cy + mean.y), r)
 }
 
+/// An oval's points made round, into `out` (whose storage is reused): twice,
+/// the points are turned onto their principal axes (their second moments) and
+/// stretched along the minor one and squeezed along the major one by the same
+/// factor, keeping the area. Once is not enough: evenly spaced points crowd an
+/// ellipse's flatter sides and make it seem rounder than it is. Returns the
+/// aspect taken out (minor / major, 0…1; 1 for a circle). A circle fitted to
+/// the result measures how far the points are from an ellipse.
+public func roundOval(_ points: ArraySlice<Point>, into out: inout [Point]) -> Double {
+    out.removeAll(keepingCapacity: true)
+    out.append(contentsOf: points)
+    guard out.count >= 3 else { return 1 }
+    var aspect = 1.0
+    for _ in 0..<2 {
+        var mean = Point.zero
+        for p in out { mean += p }
+        mean = mean / Double(out.count)
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for p in out {
+            let d = p - mean
+            sxx += d.x * d.x
+            syy += d.y * d.y
+            sxy += d.x * d.y
+        }
+        let half = (sxx + syy) / 2
+        let spread = max(half * half - (sxx * syy - sxy * sxy), 0).squareRoot()
+        let major = half + spread, minor = max(half - spread, 0)
+        guard major > 0, minor > 0 else { return 0 }
+        let q = (minor / major).squareRoot()
+        aspect *= q
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        let c = cos(angle), s = sin(angle)
+        let squeeze = q.squareRoot(), stretch = 1 / squeeze
+        for i in out.indices {
+            let d = out[i] - mean
+            let u = (d.x * c + d.y * s) * squeeze
+            let v = (d.y * c - d.x * s) * stretch
+            out[i] = Point(x: mean.x + u * c - v * s, y: mean.y + u * s + v * c)
+        }
+    }
+    return aspect
+}
+
 /// Resamples a path to `count` points equally spaced along its length, into `out`
 /// (whose storage is reused). Evenly spaced points keep slow parts of a stroke,
 /// where a finger dwells, from outweighing fast ones.
