@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
 
 /// One labelled input of an accuracy run: a drawn stroke or an evemu recording.
@@ -59,17 +59,14 @@ public enum Corpus {
     ) throws -> [CorpusItem] {
         var items: [CorpusItem] = []
         for path in paths {
-            var isDir: ObjCBool = false
+            var isDir = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
                 throw DollarXML.ParseError(description: "\(path): no such file or directory")
             }
             let files: [String]
-            if isDir.boolValue {
-                let e = FileManager.default.enumerator(atPath: path)
-                var found: [String] = []
-                while let rel = e?.nextObject() as? String {
-                    if isStroke(rel) || isRecording(rel) { found.append(path + "/" + rel) }
-                }
+            if isDir {
+                let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [])
+                    .filter { isStroke($0) || isRecording($0) }.map { path + "/" + $0 }
                 files = found.sorted()
             } else {
                 files = [path]
@@ -120,11 +117,22 @@ public enum Corpus {
         let speed = words.last { ["fast", "medium", "slow"].contains($0) } ?? "-"
         if let data = FileManager.default.contents(atPath: path + ".label") {
             let text = String(decoding: data, as: UTF8.self)
-            let line = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let line = text.split(separator: "\n").map { $0.trimmingSpaces() }
                 .first { !$0.isEmpty && !$0.hasPrefix("#") }
             if let word = line?.split(separator: " ").first { return (String(word), speed) }
         }
         guard let label = words.first(where: { knownClasses.contains($0) }) else { return nil }
         return (label == "checkmark" ? "check" : label, speed)
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end.
+    public func trimmingSpaces() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
     }
 }

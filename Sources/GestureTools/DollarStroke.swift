@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
 
 /// One labelled single-finger stroke as drawn: points in pixels, times in ms.

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
 import GestureDaemon
+import Glibc
 import LinuxSystem
 
 /// What the arena decided about an input and what each recognizer looked at,
@@ -361,7 +362,7 @@ private struct SVGCanvas {
     /// What one recognizer measured, in its kind's colour.
     func evidence(_ e: Evidence, of d: Explanation.Decision) -> String {
         let c = Explanation.colour(d.kind)
-        let cls = d.name.replacingOccurrences(of: "\"", with: "")
+        let cls = d.name.filter { $0 != "\"" }
         var s =
             "<g class=\"evidence\" data-recognizer=\"\(Explanation.escape(cls))\" data-kind=\"\(d.kind.rawValue)\">\n"
         if let box = e.strokeBox, d.kind == .circle || d.kind == .checkmark {
@@ -625,14 +626,26 @@ public enum PNGRenderer {
             close(fd)
             throw Replay.Failure("cannot write \(tmp) for rsvg-convert: \(error)")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["--background-color=white", "-o", png, tmp]
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw Replay.Failure("rsvg-convert failed (exit \(p.terminationStatus))")
+        let status = try run(tool, ["--background-color=white", "-o", png, tmp])
+        guard status == 0 else {
+            throw Replay.Failure("rsvg-convert failed (exit \(status))")
         }
+    }
+
+    /// Runs `tool` with `arguments`, our environment and descriptors, and waits:
+    /// its exit status (128 + the signal that ended it).
+    static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        let argv = ([tool] + arguments).map { strdup($0) }
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let r = (argv + [nil]).withUnsafeBufferPointer { posix_spawn(&pid, tool, nil, nil, $0.baseAddress!, environ) }
+        guard r == 0 else { throw Replay.Failure("cannot start \(tool): \(String(cString: strerror(r)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw Replay.Failure("waiting for \(tool): \(Errno.current)") }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     public static func findTool(_ name: String) -> String? {

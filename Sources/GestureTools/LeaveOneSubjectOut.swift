@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
 
 /// Leave-one-subject-out: for each subject, pick the circle and checkmark

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
+import Glibc
 
 /// Sensor trouble added to drawn strokes, to check that recognition does not hang
 /// on the clean lines of a stylus: Gaussian jitter on every point, and a hook at

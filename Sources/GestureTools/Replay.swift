@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import Glibc
 import LinuxInput
 import LinuxSystem
 
@@ -424,4 +425,23 @@ final class LineReader {
             guard line.count <= LineReader.maxLine else { throw LineTooLong(line: lineNumber + 1) }
         }
     }
+}
+
+/// The whole of a file as text (invalid UTF-8 replaced); the error is errno's.
+public func readTextFile(_ path: String) throws(Errno) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw Errno.current }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n == 0 { break }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw Errno.current
+        }
+        bytes.append(contentsOf: chunk[..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GestureCore
 
 /// How a `shape` recognizer taught by a person does for that person: the

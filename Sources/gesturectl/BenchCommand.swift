@@ -1,6 +1,6 @@
 import ArgumentParser
 import CAllocCounter
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -114,7 +114,7 @@ struct BenchCommand: ParsableCommand {
         return rows.map { row in
             row.enumerated().map { c, v in
                 c == 0
-                    ? v.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    ? v + String(repeating: " ", count: widths[0] - v.count)
                     : String(repeating: " ", count: widths[c] - v.count) + v
             }.joined(separator: "  ")
         }.joined(separator: "\n")

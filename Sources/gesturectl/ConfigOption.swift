@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -30,7 +30,7 @@ func loadConfig(bytes: [UInt8], file: String) throws -> Configuration {
 private func loaded(_ result: Result<Configuration, ConfigFile.ConfigFailure>) throws -> Configuration {
     switch result {
     case .success(let c):
-        for w in c.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        for w in c.warnings { writeStandardError("warning: \(w)\n") }
         return c
     case .failure(let f): throw CleanExit.message(f.description, code: 1)
     }
@@ -39,7 +39,7 @@ private func loaded(_ result: Result<Configuration, ConfigFile.ConfigFailure>) t
 extension CleanExit {
     /// Exits with a message on stderr and a status.
     static func message(_ text: String, code: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        writeStandardError(text + "\n")
         return ExitCode(code)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureCore
 import GestureDaemon
 import GestureTools
@@ -61,29 +61,41 @@ struct DevicesCommand: ParsableCommand {
     }
 
     func jsonArray(_ reports: [DeviceReport]) -> String {
-        func str(_ s: String?) -> Any { s.map { $0 as Any } ?? NSNull() }
-        let objects: [[String: Any]] = reports.map { r in
-            [
-                "node": str(r.devnode),
-                "syspath": r.syspath,
-                "name": r.name,
-                "id": r.vendorProduct,
-                "in_use": r.inUse,
-                "skipped": str(r.skipped?.code),
-                "reason": str(r.skipped?.description),
-                "udev_touchscreen": r.udevTouchscreen,
-                "size_mm": r.sizeMM.map { [$0.x, $0.y] as Any } ?? NSNull(),
-                "size_source": str(r.sizeSource?.rawValue),
-                "rotation": r.rotation.map { $0.rawValue as Any } ?? NSNull(),
-                "slots": r.slots.map { $0 as Any } ?? NSNull(),
-                "type_a": r.typeA,
-                "calibration": r.calibration,
-                "invalid_calibration": str(r.invalidCalibration),
-            ]
-        }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]))
-            ?? Data("[]".utf8)
+        if reports.isEmpty { return "[]" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(reports.map(DeviceJSON.init))) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// One device of `devices --json`, every key present (null when unknown).
+private struct DeviceJSON: Encodable {
+    let report: DeviceReport
+    init(_ report: DeviceReport) { self.report = report }
+
+    enum Key: String, CodingKey {
+        case node, syspath, name, id, in_use, skipped, reason, udev_touchscreen, size_mm, size_source, rotation, slots,
+            type_a, calibration, invalid_calibration
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        let r = report
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(r.devnode, forKey: .node)
+        try c.encode(r.syspath, forKey: .syspath)
+        try c.encode(r.name, forKey: .name)
+        try c.encode(r.vendorProduct, forKey: .id)
+        try c.encode(r.inUse, forKey: .in_use)
+        try c.encode(r.skipped?.code, forKey: .skipped)
+        try c.encode(r.skipped?.description, forKey: .reason)
+        try c.encode(r.udevTouchscreen, forKey: .udev_touchscreen)
+        try c.encode(r.sizeMM.map { [$0.x, $0.y] }, forKey: .size_mm)
+        try c.encode(r.sizeSource?.rawValue, forKey: .size_source)
+        try c.encode(r.rotation?.rawValue, forKey: .rotation)
+        try c.encode(r.slots, forKey: .slots)
+        try c.encode(r.typeA, forKey: .type_a)
+        try c.encode(r.calibration, forKey: .calibration)
+        try c.encode(r.invalidCalibration, forKey: .invalid_calibration)
     }
 }

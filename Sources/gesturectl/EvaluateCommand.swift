@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureTools
@@ -95,7 +95,7 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     var exampleCounts: [Int]? {
-        let parts = examples.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = examples.split(separator: ",").map { Int($0.trimmingSpaces()) }
         guard !parts.contains(nil) else { return nil }
         var seen: Set<Int> = []
         return parts.compactMap { $0 }.filter { seen.insert($0).inserted }
@@ -129,7 +129,7 @@ struct EvaluateCommand: ParsableCommand {
             items: items, parameters: parameters, pxPerMM: pxPerMM, exampleCounts: counts, draws: draws, seed: seed,
             losoExamples: counts.contains(3) ? 3 : counts[0], falseAcceptBudget: losoBudget / 100)
         let out = json ? try report.json() + "\n" : "options from \(from)\n" + report.text()
-        FileHandle.standardOutput.write(Data(out.utf8))
+        writeStandardOutput(out)
     }
 
     func run() throws {
@@ -138,7 +138,7 @@ struct EvaluateCommand: ParsableCommand {
         let perturbation = Perturbation(jitterMM: jitter, hookMM: hook, seed: seed)
         do {
             items = try Corpus.load(corpus, mirrorCircles: !noMirror && !templates) { warning in
-                FileHandle.standardError.write(Data((warning + "\n").utf8))
+                writeStandardError(warning + "\n")
             }
             items = Corpus.perturbed(items, perturbation, pxPerMM: pxPerMM)
         } catch {
@@ -170,6 +170,6 @@ struct EvaluateCommand: ParsableCommand {
                 falseAcceptBudget: losoBudget / 100)
             out += json ? try loso.json() + "\n" : "\n" + loso.text(details: details)
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        writeStandardOutput(out)
     }
 }

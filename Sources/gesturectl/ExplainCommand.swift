@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureTools
@@ -72,6 +72,6 @@ struct ExplainCommand: ParsableCommand {
             out += "\n"
         }
         for t in explanation.setAside { out += Explanation.line(t) + "\n" }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        writeStandardOutput(out)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CLinux
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -26,7 +26,7 @@ struct LisgdCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let say: (String) -> Void = { FileHandle.standardError.write(Data("gesturectl lisgd: \($0)\n".utf8)) }
+        let say: (String) -> Void = { writeStandardError("gesturectl lisgd: \($0)\n") }
         var args = arguments
         // --print-config=gestured|actions: one of the two files.
         var only: String?

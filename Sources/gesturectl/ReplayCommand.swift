@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureDaemon
@@ -54,7 +54,7 @@ struct ReplayCommand: ParsableCommand {
         let log = ArenaLog(tracing: Set(trace)) { entry in
             out.flush()
             let line = entry.kind == .bug ? "gesturectl: bug in a recognizer: \(entry)\n" : "trace: \(entry)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            writeStandardError(line)
         }
         for (i, path) in recordings.enumerated() {
             do {
@@ -63,13 +63,13 @@ struct ReplayCommand: ParsableCommand {
                     serial: UInt32(truncatingIfNeeded: i), log: log
                 ) { warning in
                     out.flush()
-                    FileHandle.standardError.write(Data((warning + "\n").utf8))
+                    writeStandardError(warning + "\n")
                 } setAside: { line in
                     // What no gesture event tells: a touch that started nothing
                     // (a trace, when there is one, says it among its lines).
                     guard failures && trace.isEmpty else { return }
                     out.flush()
-                    FileHandle.standardError.write(Data(("set aside: " + line + "\n").utf8))
+                    writeStandardError("set aside: " + line + "\n")
                 } emit: { e in
                     guard failures || e.state != .failed else { return }
                     out.append(e.json)
@@ -98,7 +98,7 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(bytes))
+        writeStandardOutput(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

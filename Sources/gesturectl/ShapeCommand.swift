@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureClient
 import GestureConfig
 import GestureCore
@@ -196,9 +196,8 @@ struct ShapeRecordCommand: ParsableCommand {
             // simultaneous_with): it is checked after the config, as --into would add it.
             let base: String
             if let configPath {
-                do { base = try String(contentsOfFile: configPath, encoding: .utf8) } catch {
-                    throw CleanExit.message(
-                        "gesturectl shape record: cannot read \(configPath): \(error.localizedDescription)", code: 1)
+                do { base = try readTextFile(configPath) } catch {
+                    throw CleanExit.message("gesturectl shape record: cannot read \(configPath): \(error)", code: 1)
                 }
             } else {
                 base = defaultConfigText
@@ -260,8 +259,8 @@ struct ShapeRecordCommand: ParsableCommand {
     static func readingProblem(_ error: any Error, path: String) -> String {
         var text = "\(error)"
         if !text.hasPrefix(path + ": ") { text = path + ": " + text }
-        return text.replacingOccurrences(
-            of: "; give one with --desc FILE",
+        return text.replacing(
+            "; give one with --desc FILE",
             with:
                 ": give an evemu recording that has them (as evemu-record writes it), one with its NAME.desc beside it, or a $1 stroke file (.xml)"
         )
@@ -323,7 +322,7 @@ struct ShapeRecordCommand: ParsableCommand {
         return node
     }
 
-    private func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    private func say(_ text: String) { writeStandardError(text + "\n") }
 }
 
 /// Kernel events → frames → strokes, as the touchscreen is read.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GestureClient
 import GestureCore
 import GestureDaemon
@@ -22,7 +22,7 @@ struct SocketOption: ParsableArguments {
 }
 
 func warn(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    writeStandardError(text + "\n")
 }
 
 struct SubscribeCommand: ParsableCommand {

@@ -29,6 +29,17 @@ vm_assert "gesturectl devices --all shows the name escaped" grep -qF "$shown" "$
 vm_assert_not "gesturectl devices --all prints no ESC" grep -q "$esc" "$VM_SCRATCH/devices.out"
 vm_assert_not "gesturectl devices --all has no forged row" grep -q "^gestured: forged" "$VM_SCRATCH/devices.out"
 
+# As JSON: one object per node, every key there, the name as the kernel gave it
+# (the byte that is not UTF-8 replaced), null where nothing is known.
+"$VM_GESTURECTL" devices --json > "$VM_SCRATCH/devices.json" 2>> "$VM_SCRATCH/devices.err"
+vm_assert_eq "gesturectl devices --json exit status" 0 "$?"
+vm_assert_eq "devices --json: the touchscreen, in use, nothing skipped" "true null null" \
+    "$(jq -r --arg n "$node" '.[] | select(.node == $n) | "\(.in_use) \(.skipped) \(.reason)"' "$VM_SCRATCH/devices.json")"
+vm_assert_eq "devices --json: the name as given" "$(printf 'Evil\ngestured: forged line\033[31mRed\357\277\275')" \
+    "$(jq -r --arg n "$node" '.[] | select(.node == $n) | .name' "$VM_SCRATCH/devices.json")"
+vm_assert_eq "devices --json: every key" 15 \
+    "$(jq --arg n "$node" '.[] | select(.node == $n) | keys | length' "$VM_SCRATCH/devices.json")"
+
 kill -TERM "$dev_pid"
 vm_wait_until 20 grep -qF "removed $node '$shown'" "$VM_SCRATCH/daemon.err" \
     || vm_fail "no removal line with the escaped name: $(tail -c 600 "$VM_SCRATCH/daemon.err")"
