@@ -31,8 +31,10 @@ public enum DeviceSurvey {
     /// The table `gesturectl devices` prints. Every cell is escaped as the
     /// daemon's log escapes names: a device names itself (EVIOCGNAME), and a
     /// newline or an escape sequence in that name must not reach the terminal.
+    /// The status comes last: a node skipped with its reason is the longest
+    /// cell, and padding every row to it would push what follows off the screen.
     public static func table(_ reports: [DeviceReport]) -> String {
-        let header = ["NODE", "NAME", "ID", "SIZE (mm)", "SLOTS", "CALIBRATION", "STATUS", "SYSPATH"]
+        let header = ["NODE", "NAME", "ID", "SIZE (mm)", "SLOTS", "CALIBRATION", "SYSPATH", "STATUS"]
         var rows = [header]
         for r in reports {
             let size =
@@ -48,7 +50,7 @@ public enum DeviceSurvey {
             var status = r.skipped.map { "skipped: \($0)" } ?? "in use"
             if let rot = r.rotation, rot != .none { status += ", rotated \(rot.rawValue)°" }
             rows.append(
-                [r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, status, r.syspath]
+                [r.devnode ?? "-", r.name, r.vendorProduct, size, slots, calibration, r.syspath, status]
                     .map { sanitizedForLog($0, maxCharacters: 200) })
         }
         var widths = Array(repeating: 0, count: header.count)

@@ -74,8 +74,12 @@ struct LisgdCommand: ParsableCommand {
             }
         } else {
             do { device = try LisgdRunner.openDevice(options.device) } catch {
+                let give =
+                    options.device == LisgdOptions().device
+                    ? "give its node with -d, or its description with --desc FILE"
+                    : "give its description with --desc FILE instead"
                 throw CleanExit.message(
-                    "gesturectl lisgd: \(error)\n(--print-config turns lisgd's pixels into millimetres from the screen's own size: give its node with -d, or its description with --desc FILE, an evemu-describe of it)",
+                    "gesturectl lisgd: \(error)\n(--print-config turns lisgd's pixels into millimetres from the screen's own size: \(give), an evemu-describe of it)",
                     code: 1)
             }
             description = device!.description

@@ -56,6 +56,33 @@ struct GestureRunTests {
         return URL(fileURLWithPath: exe).deletingLastPathComponent()
     }
 
+    /// gesturectl links FoundationEssentials, not Foundation, whose ICU data
+    /// (36 MB of `.rodata`, `icudt…`) made the packaged gesturectl 58.7 MB.
+    /// One `import Foundation` in its modules would link all of it again.
+    @Test func gesturectlCarriesNoICUData() throws {
+        let path = try binDir().appendingPathComponent("gesturectl").path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0, "build gesturectl first")
+        defer { close(fd) }
+        var st = stat()
+        try #require(fstat(fd, &st) == 0)
+        let size = Int(st.st_size)
+        let map = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0))
+        try #require(map != MAP_FAILED)
+        defer { munmap(map, size) }
+        let bytes = UnsafeRawBufferPointer(start: map, count: size)
+        let needle = Array("icudt".utf8)
+        var found = false
+        var i = 0
+        while i + needle.count <= size, !found {
+            guard let hit = memchr(map + i, Int32(needle[0]), size - i) else { break }
+            i = hit - map
+            found = i + needle.count <= size && needle.indices.allSatisfy { bytes[i + $0] == needle[$0] }
+            i += 1
+        }
+        #expect(!found, "gesturectl (\(size / 1_000_000) MB) carries ICU data: something imports Foundation")
+    }
+
     /// gesturectl hard-linked into a directory of its own beside the build (a link,
     /// as /proc/self/exe names the path it was run by), with gesture-run beside it
     /// (`beside`), in ../libexec/gestured (`libexec`) or nowhere (`none`).
@@ -226,6 +253,25 @@ struct LisgdArgumentTests {
         let run = try spawnRaw(try #require(l.gestureRun), [Array("lisgd".utf8), Array("-g".utf8), bad])
         #expect(run.status == 1)
         #expect(run.err.hasPrefix("gesturectl lisgd: the value of -g (argument 2) is not UTF-8"), "\(run.err)")
+    }
+
+    /// --print-config without a readable screen says what to give: -d, or
+    /// --desc, but not -d again when the node given with it is the one missing.
+    @Test func printConfigWithoutAScreenSaysWhatToGive() throws {
+        let t = GestureRunTests()
+        let l = try t.layout("beside", "hint")
+        defer { l.remove() }
+        let given = try t.run(
+            l.gesturectl, ["lisgd", "-d", "/nonexistent/touchscreen", "-g", "1,LR,*,*,R,true", "--print-config"])
+        #expect(given.status == 1)
+        #expect(given.err.contains("/nonexistent/touchscreen"), "\(given.err)")
+        #expect(given.err.contains("give its description with --desc FILE instead"), "\(given.err)")
+        #expect(given.err.components(separatedBy: "with -d").count == 2, "-d said once: \(given.err)")
+        // Without -d, lisgd's default node; on a machine that has one, it is read.
+        guard !FileManager.default.fileExists(atPath: LisgdOptions().device) else { return }
+        let none = try t.run(l.gesturectl, ["lisgd", "-g", "1,LR,*,*,R,true", "--print-config"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("give its node with -d, or its description with --desc FILE"), "\(none.err)")
     }
 
     @Test func moreBindingsThanTakenIsAUsageError() throws {
