@@ -1,5 +1,7 @@
 import FoundationEssentials
 import GestureCore
+import Glibc
+import LinuxSystem
 
 /// One labelled input of an accuracy run: a drawn stroke or an evemu recording.
 public struct CorpusItem: Sendable {
@@ -65,8 +67,8 @@ public enum Corpus {
             }
             let files: [String]
             if isDir {
-                let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [])
-                    .filter { isStroke($0) || isRecording($0) }.map { path + "/" + $0 }
+                var found: [String] = []
+                try filesUnder(path) { if isStroke($0) || isRecording($0) { found.append($0) } }
                 files = found.sorted()
             } else {
                 files = [path]
@@ -135,4 +137,30 @@ extension StringProtocol {
         }
         return String(self[first...last])
     }
+}
+
+/// Calls `visit` with the path of every file under the directory `path`, in
+/// its subdirectories too (not through symbolic links to directories). A
+/// directory that cannot be read is an error naming it.
+func filesUnder(_ path: String, _ visit: (String) -> Void) throws(DollarXML.ParseError) {
+    guard let dir = opendir(path) else {
+        throw DollarXML.ParseError(description: "\(path): cannot list the directory: \(Errno.current)")
+    }
+    var subdirectories: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name == "." || name == ".." { continue }
+        let full = path + "/" + name
+        var st = stat()
+        guard lstat(full, &st) == 0 else { continue }
+        if st.st_mode & S_IFMT == S_IFDIR {
+            subdirectories.append(full)
+        } else {
+            visit(full)
+        }
+    }
+    closedir(dir)
+    for d in subdirectories { try filesUnder(d, visit) }
 }

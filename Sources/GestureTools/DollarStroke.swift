@@ -55,10 +55,11 @@ public enum DollarXML {
     }
 
     public static func load(path: String) throws -> LabelledStroke {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ParseError(description: "\(path): cannot read the file")
+        let text: String
+        do { text = try readTextFile(path) } catch {
+            throw ParseError(description: "\(path): cannot read the file: \(error)")
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        return try parse(text, path: path)
     }
 
     /// Parses one stroke file. Path components `sNN` and `fast|medium|slow` give the
