@@ -95,7 +95,7 @@ public struct ActionsArguments: Sendable, Equatable {
             return 1
         }
         // Its commands run as us: a file someone else can change is refused.
-        let trust = ActionsFileTrust()
+        let trust = FileTrust()
         if let problem = trust.problemWithDirectories(of: path) {
             warn("gesturectl: \(problem)")
             return 1

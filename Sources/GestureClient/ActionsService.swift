@@ -231,7 +231,7 @@ public final class ActionsService {
     /// the actions loaded before stay. `completeVersionOnly`: for a change the
     /// watcher saw, what was read counts only if nothing was written meanwhile.
     public func reload(completeVersionOnly: Bool = false) {
-        let trust = ActionsFileTrust()
+        let trust = FileTrust()
         let bytes: [UInt8]
         let outcome: Result<[UInt8], ConfigFile.ConfigFailure>
         if let problem = trust.problemWithDirectories(of: path) {

@@ -26,6 +26,33 @@ public enum ConfigFile {
         return load(bytes: bytes, file: path)
     }
 
+    /// `load(path:)` as the daemon loads its config: the file, its directory
+    /// and every directory on the way to it must belong to root or to the
+    /// daemon's user and be written by no one else (`FileTrust`), or the file
+    /// is refused before it is read. Whoever may change the config decides
+    /// every user's gestures: which screens are taken exclusively, what fires.
+    public static func load(path: String?, trust: FileTrust) -> Result<Configuration, ConfigFailure> {
+        guard let path else { return .success(ConfigLoader.builtIn()) }
+        if let problem = trust.problemWithDirectories(of: path) {
+            return .failure(ConfigFailure(description: problem))
+        }
+        let bytes: [UInt8]
+        switch read(path: path, limit: ConfigLoader.maxFileBytes, accept: { trust.problem(file: path, $0) }) {
+        case .success(let b): bytes = b
+        case .failure(let f): return .failure(f)
+        }
+        return load(bytes: bytes, file: path)
+    }
+
+    /// The trust the daemon asks of its config: root's, or the user's it runs as.
+    public static func daemonTrust(user: uid_t = geteuid()) -> FileTrust {
+        var trust = FileTrust(user: user)
+        trust.owners = user == 0 ? "root" : "root or \(FileTrust.userName(user)), the user gestured runs as"
+        trust.consequence = "whoever may change it decides every user's gestures"
+        trust.ownerFix = { _, fix in "Fix it with: chown root \(fix)" }
+        return trust
+    }
+
     /// `load(path:)` on bytes already read from `file`.
     public static func load(bytes: [UInt8], file: String) -> Result<Configuration, ConfigFailure> {
         do {

@@ -107,7 +107,7 @@ final class IntoFile {
             close(d)
             throw Refusal(
                 message: e == EACCES
-                    ? "\(target) belongs to \(ActionsFileTrust.userName(read.st_uid)) and you may not write it (mode \(String(read.st_mode & 0o7777, radix: 8))): run this as \(ActionsFileTrust.userName(read.st_uid)) or as root"
+                    ? "\(target) belongs to \(FileTrust.userName(read.st_uid)) and you may not write it (mode \(String(read.st_mode & 0o7777, radix: 8))): run this as \(FileTrust.userName(read.st_uid)) or as root"
                     : "\(target) cannot be written: \(String(cString: strerror(e)))")
         }
         directory = d
@@ -120,17 +120,17 @@ final class IntoFile {
     /// where it is, or nil.
     static func problem(directory: String, _ st: stat, file: String, writer: uid_t = geteuid()) -> String? {
         let mode = "mode \(String(st.st_mode & 0o7777, radix: 8))"
-        switch ActionsFileTrust(user: writer).breach(
+        switch FileTrust(user: writer).breach(
             mode: st.st_mode, owner: st.st_uid, group: st.st_gid, directory: true)
         {
         case nil:
             return nil
         case .owner:
             return
-                "the directory \(directory) belongs to \(ActionsFileTrust.userName(st.st_uid)) (\(mode)): they could put another file in the place of \(file) while it is rewritten. Run this as \(ActionsFileTrust.userName(st.st_uid)), or copy the file to a directory of your own"
+                "the directory \(directory) belongs to \(FileTrust.userName(st.st_uid)) (\(mode)): they could put another file in the place of \(file) while it is rewritten. Run this as \(FileTrust.userName(st.st_uid)), or copy the file to a directory of your own"
         case .writable:
             return
-                "the directory \(directory) can be written by others (\(mode), owner \(ActionsFileTrust.userName(st.st_uid))): they could put another file in the place of \(file) while it is rewritten. Fix it with: chmod go-w \(directory)"
+                "the directory \(directory) can be written by others (\(mode), owner \(FileTrust.userName(st.st_uid))): they could put another file in the place of \(file) while it is rewritten. Fix it with: chmod go-w \(directory)"
         }
     }
 

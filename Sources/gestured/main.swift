@@ -47,7 +47,7 @@ struct Gestured {
         let environment = processEnvironment()
         let configuration: Configuration
         var refusedAtStart: String?
-        switch ConfigFile.load(path: path) {
+        switch ConfigFile.load(path: path, trust: ConfigFile.daemonTrust()) {
         case .success(let c):
             configuration = c
             for w in c.warnings { log.warning(.config, w) }

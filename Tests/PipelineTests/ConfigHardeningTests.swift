@@ -2,6 +2,7 @@ import Foundation
 import GestureConfig
 import GestureCore
 import GestureDaemon
+import LinuxSystem
 import Testing
 
 /// Files that must be refused (or warned about) rather than half-read or
@@ -369,5 +370,82 @@ struct ConfigHardeningTests {
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         try #require(written == bytes.count)
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+/// The daemon's config decides every user's gestures: a file, or a directory on
+/// the way to it, that someone other than root or the daemon's user may change
+/// is refused before it is read, saying what to fix.
+@Suite("config: whom the daemon trusts")
+struct ConfigTrustTests {
+    let text = Array("[recognizer.t]\nkind = \"tap\"\n".utf8)
+
+    /// A fresh directory of root's (mode 0755) under /tmp, holding gestured.toml.
+    func place() throws -> (dir: String, file: String) {
+        var template = Array("/tmp/config-trust-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let dir = String(cString: try #require(made))
+        chmod(dir, 0o755)
+        let file = dir + "/gestured.toml"
+        #expect(
+            FileManager.default.createFile(atPath: file, contents: Data(text), attributes: [.posixPermissions: 0o644]))
+        return (dir, file)
+    }
+
+    func refusal(_ path: String, user: uid_t = 0) -> String? {
+        if case .failure(let f) = ConfigFile.load(path: path, trust: ConfigFile.daemonTrust(user: user)) {
+            return f.description
+        }
+        return nil
+    }
+
+    @Test func aFileOfRootsIsLoaded() throws {
+        try #require(geteuid() == 0, "needs root to give files away")
+        let p = try place()
+        defer { try? FileManager.default.removeItem(atPath: p.dir) }
+        #expect(refusal(p.file) == nil)
+        // As the daemon's own user (not root), its own file too.
+        chown(p.file, 65534, 65534)
+        chown(p.dir, 65534, 65534)
+        #expect(refusal(p.file, user: 65534) == nil)
+    }
+
+    @Test func aFileOthersMayChangeIsRefused() throws {
+        try #require(geteuid() == 0, "needs root to give files away")
+        let p = try place()
+        defer { try? FileManager.default.removeItem(atPath: p.dir) }
+        chmod(p.file, 0o666)
+        #expect(
+            refusal(p.file)
+                == "\(p.file) can be written by anyone (mode 0666, owner root): whoever may change it decides every user's gestures. Fix it with: chmod go-w \(p.file)"
+        )
+        chmod(p.file, 0o644)
+        chown(p.file, 65534, 65534)
+        let nobody = FileTrust.userName(65534)
+        #expect(
+            refusal(p.file)
+                == "\(p.file) belongs to \(nobody) (mode 0644), not to root: whoever may change it decides every user's gestures. Fix it with: chown root \(p.file)"
+        )
+        // Nor may the daemon's user trust another user's file.
+        #expect(refusal(p.file, user: 65533)?.contains("not to root or ") == true)
+    }
+
+    @Test func aDirectoryOthersMayChangeIsRefused() throws {
+        try #require(geteuid() == 0, "needs root to give files away")
+        let p = try place()
+        defer { try? FileManager.default.removeItem(atPath: p.dir) }
+        chmod(p.dir, 0o777)
+        #expect(refusal(p.file)?.hasPrefix("the directory \(p.dir) of \(p.file) can be written by anyone") == true)
+        chmod(p.dir, 0o755)
+        chown(p.dir, 65534, 65534)
+        #expect(refusal(p.file)?.hasPrefix("the directory \(p.dir) of \(p.file) belongs to ") == true)
+        // Through a link, the directory of the file it leads to counts too.
+        chown(p.dir, 0, 0)
+        let other = try place()
+        defer { try? FileManager.default.removeItem(atPath: other.dir) }
+        chown(p.dir, 65534, 65534)
+        let link = other.dir + "/link.toml"
+        symlink(p.file, link)
+        #expect(refusal(link)?.contains("the directory \(p.dir) of \(link)") == true)
     }
 }

@@ -3,6 +3,7 @@ import GestureClient
 import GestureConfig
 import GestureCore
 import GestureTools
+import LinuxSystem
 import Testing
 
 /// `gesturectl shape record --from …` as a person runs it: what it prints on
@@ -260,7 +261,7 @@ struct ShapeRecordCommandTests {
         // 002 on Debian): the user's own.
         var st = stat()
         try #require(chmod(dir.path, 0o775) == 0 && stat(dir.path, &st) == 0)
-        if ActionsFileTrust().groupIsTheUserAlone(st.st_gid) {
+        if FileTrust().groupIsTheUserAlone(st.st_gid) {
             let mine = try Self.gesturectl(["shape", "record", "zed", "--into", file, "--from"] + examples)
             #expect(mine.status == 0, "\(mine.err)")
             try text.write(toFile: file, atomically: true, encoding: .utf8)

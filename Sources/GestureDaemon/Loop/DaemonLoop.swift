@@ -346,7 +346,7 @@ public final class DaemonLoop: DaemonControl {
             }
             send(.inputDrained)
         case .loadConfig(let trigger, let onlyIfChanged):
-            let result = ConfigFile.load(path: core.options.configPath)
+            let result = ConfigFile.load(path: core.options.configPath, trust: ConfigFile.daemonTrust())
             // A reload for a change on disk uses only a complete version: one
             // that nobody wrote to while it was read. Otherwise the write's end
             // brings another `.configFileChanged`.

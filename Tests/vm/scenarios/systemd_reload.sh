@@ -49,4 +49,19 @@ mv /etc/gestured/.good.toml /etc/gestured/gestured.toml
 vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"extra_tap\")' >/dev/null" \
     || vm_fail "the fixed config was not applied: $(svc_journal | tail -5)"
 vm_assert_eq "no restarts after the typo" 0 "$(systemctl show -P NRestarts gestured.service)"
+
+# A config anyone may write would let anyone decide everyone's gestures: a
+# reload refuses it and keeps what runs; made root's alone again, it loads.
+before=$(recognizers)
+since=$(date '+%Y-%m-%d %H:%M:%S')
+chmod 666 /etc/gestured/gestured.toml
+printf '\n[recognizer.planted]\nkind = "tap"\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured.service
+writable() { journalctl -u gestured.service --since "$since" --no-pager | grep -q 'gestured.toml can be written by anyone (mode 0666, owner root): whoever may change it decides every user.s gestures'; }
+vm_wait_until 30 writable || vm_fail "no refusal of a world-writable config: $(svc_journal | tail -5)"
+vm_assert_eq "the planted recognizer is not loaded" "$before" "$(recognizers)"
+chmod 644 /etc/gestured/gestured.toml
+systemctl reload gestured.service
+vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"planted\")' >/dev/null" \
+    || vm_fail "the config made root's alone was not applied: $(svc_journal | tail -5)"
 vm_finish

@@ -1,8 +1,9 @@
 import Glibc
-import LinuxSystem
 
-/// Whether an actions file may run commands as the user who runs `gesturectl
-/// actions`: as ssh asks of `authorized_keys`, the file and the directory it is
+/// Whether a file may be trusted by the user who reads it: an actions file
+/// (its commands run as the user who runs `gesturectl actions`), the file
+/// `shape record --into` rewrites, the daemon's config (it decides every
+/// user's gestures). As ssh asks of `authorized_keys`, the file and the directory it is
 /// in (and, for a symbolic link, the directory of the file it leads to) must
 /// belong to that user or to root, and no one else may write to them. A
 /// sticky directory of root's or the user's (`/tmp`) is the exception for a
@@ -10,7 +11,7 @@ import LinuxSystem
 /// user's private group (Debian's user private groups, where the login umask is
 /// 002 and new files are group-writable), as Debian's ssh allows: the user's
 /// primary group, named as the user, with no one else in it.
-public struct ActionsFileTrust: Sendable {
+public struct FileTrust: Sendable {
     /// A group as the account databases tell of it.
     public struct Group: Sendable {
         public var name: String
@@ -26,8 +27,16 @@ public struct ActionsFileTrust: Sendable {
         }
     }
 
-    /// The user the commands would run as.
+    /// The user the commands would run as (the one who trusts the file).
     public var user: uid_t
+    /// Who may own the file, in the refusal's words.
+    public var owners: String?
+    /// What someone else who may change the file could do, in the refusal's words.
+    public var consequence = "its commands would run as you"
+    /// How to give the file to a right owner, for `fix` (a path).
+    public var ownerFix: @Sendable (_ user: String, _ fix: String) -> String = {
+        "Use a file and directory of your own (as root: chown \($0) \($1))"
+    }
     /// That user's name and primary group, if the databases know the user.
     public var account: (name: String, group: gid_t)?
     /// A group by its id; nil for one that does not exist.
@@ -116,12 +125,11 @@ public struct ActionsFileTrust: Sendable {
             return nil
         case .owner:
             return
-                "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to you (\(Self.userName(user))) or root: "
-                + "its commands would run as you. Use a file and directory of your own "
-                + "(as root: chown \(Self.userName(user)) \(fix))"
+                "\(what) belongs to \(Self.userName(owner)) (\(modeText)), not to \(owners ?? "you (\(Self.userName(user))) or root"): "
+                + "\(consequence). \(ownerFix(Self.userName(user), fix))"
         case .writable(let byAnyone):
             return
-                "\(what) can be written by \(byAnyone ? "anyone" : "its group") (\(modeText), owner \(Self.userName(owner))): its commands would run as you. "
+                "\(what) can be written by \(byAnyone ? "anyone" : "its group") (\(modeText), owner \(Self.userName(owner))): \(consequence). "
                 + "Fix it with: chmod go-w \(fix)"
         }
     }

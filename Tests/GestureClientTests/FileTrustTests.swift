@@ -3,11 +3,12 @@ import Glibc
 import Testing
 
 @testable import GestureClient
+@testable import LinuxSystem
 
 /// `gesturectl actions` runs the file's commands as you: a file or a directory
 /// someone else can change is refused, as ssh refuses such authorized_keys;
 /// and only a regular file is read.
-@Suite struct ActionsFileTrustTests {
+@Suite struct FileTrustTests {
     let scratch = Scratch("trust")
     var dir: String { scratch.path }
     static let text = "[[action]]\nkind = \"tap\"\nexec = \"true\"\n"
@@ -29,7 +30,7 @@ import Testing
         return path
     }
 
-    var me: String { ActionsFileTrust.userName(geteuid()) }
+    var me: String { FileTrust.userName(geteuid()) }
 
     /// Gives `path` to a group with others in it (nogroup, nobody's primary
     /// group), so that group write counts: a group of the user alone may write.
@@ -40,7 +41,7 @@ import Testing
         }
         var st = stat()
         try #require(stat(path, &st) == 0)
-        return !ActionsFileTrust().groupIsTheUserAlone(st.st_gid)
+        return !FileTrust().groupIsTheUserAlone(st.st_gid)
     }
 
     @Test func aFileOfYourOwnIsAccepted() throws {
@@ -107,7 +108,7 @@ import Testing
         let mine = dir + "/mine"
         try #require(mkdir(mine, 0o775) == 0 && chmod(mine, 0o775) == 0 && stat(mine, &st) == 0)
         let path = try file("actions.toml", in: mine, mode: 0o664)
-        let alone = ActionsFileTrust().groupIsTheUserAlone(st.st_gid)
+        let alone = FileTrust().groupIsTheUserAlone(st.st_gid)
         #expect(check(path).status == (alone ? 0 : 1))
     }
 
@@ -120,7 +121,7 @@ import Testing
         #expect(r.status == 1)
         #expect(
             r.warnings == [
-                "gesturectl: \(path) belongs to \(ActionsFileTrust.userName(other)) (mode 0644), not to you (\(me)) or root: its commands would run as you. Use a file and directory of your own (as root: chown \(me) \(path))"
+                "gesturectl: \(path) belongs to \(FileTrust.userName(other)) (mode 0644), not to you (\(me)) or root: its commands would run as you. Use a file and directory of your own (as root: chown \(me) \(path))"
             ])
 
         let theirs = dir + "/theirs"
@@ -128,7 +129,7 @@ import Testing
         let inside = try file("actions.toml", in: theirs)
         #expect(
             check(inside).warnings.first?.hasPrefix(
-                "gesturectl: the directory \(theirs) of \(inside) belongs to \(ActionsFileTrust.userName(other))")
+                "gesturectl: the directory \(theirs) of \(inside) belongs to \(FileTrust.userName(other))")
                 == true)
     }
 
@@ -149,7 +150,7 @@ import Testing
 
     @Test func rules() {
         // Group 100 has others in it; 1000 is the user's own.
-        let t = ActionsFileTrust(user: 1000, account: ("me", 1000)) { gid in
+        let t = FileTrust(user: 1000, account: ("me", 1000)) { gid in
             gid == 100 ? .init(name: "users", primaryOf: [1001], listed: ["somebody"]) : nil
         }
         #expect(t.problem(what: "f", fix: "f", mode: 0o100644, owner: 1000, group: 1000, directory: false) == nil)
@@ -164,15 +165,15 @@ import Testing
     /// Debian's user private groups: logins have umask 002, so a directory made
     /// for the actions file is group-writable by a group with the user alone.
     @Test func aGroupOfTheUserAloneMayWrite() {
-        let me = ActionsFileTrust.userName(geteuid())
-        let groups: [gid_t: ActionsFileTrust.Group] = [
+        let me = FileTrust.userName(geteuid())
+        let groups: [gid_t: FileTrust.Group] = [
             1000: .init(name: me, primaryOf: [geteuid()], listed: []),  // the user's private group
             1001: .init(name: me, primaryOf: [], listed: [me]),  // not the user's primary group
             1002: .init(name: me, primaryOf: [geteuid(), 4242], listed: []),  // another user's primary group too
             1003: .init(name: me, primaryOf: [geteuid()], listed: ["somebody"]),  // somebody else listed
         ]
-        func trust(primary: gid_t) -> ActionsFileTrust {
-            ActionsFileTrust(user: geteuid(), account: (me, primary)) { groups[$0] }
+        func trust(primary: gid_t) -> FileTrust {
+            FileTrust(user: geteuid(), account: (me, primary)) { groups[$0] }
         }
         func writable(_ gid: gid_t, mode: mode_t = 0o40775, primary: gid_t? = nil) -> Bool {
             trust(primary: primary ?? gid).problem(
@@ -185,7 +186,7 @@ import Testing
         #expect(!writable(1005), "a group that does not exist")
         #expect(!writable(1000, mode: 0o40777), "anyone may write")
         // A group named otherwise (users, staff) is shared however few are listed.
-        let staff = ActionsFileTrust(user: geteuid(), account: (me, 50)) { _ in
+        let staff = FileTrust(user: geteuid(), account: (me, 50)) { _ in
             .init(name: "staff", primaryOf: [geteuid()], listed: [])
         }
         #expect(staff.problem(what: "d", fix: "d", mode: 0o40775, owner: geteuid(), group: 50, directory: true) != nil)
