@@ -44,6 +44,16 @@ public enum ConfigFile {
         return load(bytes: bytes, file: path)
     }
 
+    /// What `load(path:trust:)` would refuse in `path`'s owner, mode or
+    /// directories, or nil (by the path's status now: for telling, not for
+    /// reading, which checks what it opened).
+    public static func trustProblem(path: String, trust: FileTrust) -> String? {
+        if let problem = trust.problemWithDirectories(of: path) { return problem }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return trust.problem(file: path, st)
+    }
+
     /// The trust the daemon asks of its config: root's, or the user's it runs as.
     public static func daemonTrust(user: uid_t = geteuid()) -> FileTrust {
         var trust = FileTrust(user: user)

@@ -61,6 +61,14 @@ struct CheckCommand: ParsableCommand {
                 "\(file): \(n) loads (\(failed) refused), \(Int(us / Double(n))) µs each; heap in use after the first: \(before) bytes, after \(n) more: \(after) bytes (\(Int(after) - Int(before)) growth)"
             )
         }
+        // The system file as the service reads it: as the user `gestured`
+        // (or root, without one), who refuses a file anyone else may change.
+        if file == ConfigLoader.systemPath {
+            let user = getpwnam("gestured")?.pointee.pw_uid ?? 0
+            if let problem = ConfigFile.trustProblem(path: file, trust: ConfigFile.daemonTrust(user: user)) {
+                throw CleanExit.message("gesturectl check: gestured would refuse it: \(problem)", code: 1)
+            }
+        }
         let c = try loadConfig(path: file)
         let names = c.recognizers.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
         print("\(file): ok: \(c.recognizers.count) recognizers: \(names); \(c.devices.count) device rule(s)")

@@ -60,7 +60,9 @@ systemctl reload gestured.service
 writable() { journalctl -u gestured.service --since "$since" --no-pager | grep -q 'gestured.toml can be written by anyone (mode 0666, owner root): whoever may change it decides every user.s gestures'; }
 vm_wait_until 30 writable || vm_fail "no refusal of a world-writable config: $(svc_journal | tail -5)"
 vm_assert_eq "the planted recognizer is not loaded" "$before" "$(recognizers)"
+vm_assert "gesturectl check says gestured would refuse it" sh -c "gesturectl check /etc/gestured/gestured.toml 2>&1 | grep -q '^gesturectl check: gestured would refuse it: /etc/gestured/gestured.toml can be written by anyone'"
 chmod 644 /etc/gestured/gestured.toml
+vm_assert "gesturectl check: ok again" sh -c "gesturectl check /etc/gestured/gestured.toml | grep -q '^/etc/gestured/gestured.toml: ok'"
 systemctl reload gestured.service
 vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"planted\")' >/dev/null" \
     || vm_fail "the config made root's alone was not applied: $(svc_journal | tail -5)"
