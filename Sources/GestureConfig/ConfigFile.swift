@@ -107,7 +107,9 @@ public enum ConfigFile {
         func tooBig(_ size: String) -> Result<[UInt8], ConfigFailure> {
             .failure(
                 ConfigFailure(
-                    description: "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"))
+                    description: limit == ConfigLoader.maxFileBytes
+                        ? "\(path):1: the file is \(size); a config may be at most \(limit) bytes (1 MiB)"
+                        : "\(path): the file is \(size); at most \(limit) bytes are read"))
         }
         var st = stat()
         if fstat(fd, &st) != 0 { return failure("cannot stat", errno) }

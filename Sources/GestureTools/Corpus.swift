@@ -154,7 +154,11 @@ func filesUnder(_ path: String, _ visit: (String) -> Void) throws(DollarXML.Pars
         if name == "." || name == ".." { continue }
         let full = path + "/" + name
         var st = stat()
-        guard lstat(full, &st) == 0 else { continue }
+        guard lstat(full, &st) == 0 else {
+            let e = Errno.current
+            closedir(dir)
+            throw DollarXML.ParseError(description: "\(full): cannot read: \(e)")
+        }
         if st.st_mode & S_IFMT == S_IFDIR {
             subdirectories.append(full)
         } else {

@@ -56,9 +56,7 @@ public enum DollarXML {
 
     public static func load(path: String) throws -> LabelledStroke {
         let text: String
-        do { text = try readTextFile(path) } catch {
-            throw ParseError(description: "\(path): cannot read the file: \(error)")
-        }
+        do { text = try readTextFile(path) } catch { throw ParseError(description: error.description) }
         return try parse(text, path: path)
     }
 

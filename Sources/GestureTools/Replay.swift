@@ -427,21 +427,18 @@ final class LineReader {
     }
 }
 
-/// The whole of a file as text (invalid UTF-8 replaced); the error is errno's.
-public func readTextFile(_ path: String) throws(Errno) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw Errno.current }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n == 0 { break }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw Errno.current
-        }
-        bytes.append(contentsOf: chunk[..<n])
+/// The whole of a regular file (or a link to one) as text, invalid UTF-8
+/// replaced, at most `limit` bytes. A FIFO, a device or a directory in its
+/// place is refused by what it is (opened without blocking, judged by its
+/// descriptor), never read: a FIFO would hang, /dev/zero would not end.
+public func readTextFile(_ path: String, limit: Int = 16 << 20) throws(ReadFailure) -> String {
+    switch ConfigFile.read(path: path, limit: limit) {
+    case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+    case .failure(let f): throw ReadFailure(description: f.description)
     }
-    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Why a file could not be read, naming it.
+public struct ReadFailure: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }

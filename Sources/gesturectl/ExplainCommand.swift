@@ -3,6 +3,7 @@ import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureTools
+import Glibc
 import LinuxSystem
 
 struct ExplainCommand: ParsableCommand {
@@ -55,8 +56,17 @@ struct ExplainCommand: ParsableCommand {
             throw CleanExit.message("gesturectl explain: \(error)", code: 1)
         }
         let text = explanation.svg()
-        if let svg, !FileManager.default.createFile(atPath: svg, contents: Data(text.utf8)) {
-            throw CleanExit.message("gesturectl explain: cannot write \(svg): \(Errno.current)", code: 1)
+        if let svg {
+            // Written in place (a path may name /dev/stdout or a link), every
+            // byte or an error.
+            let fd = open(svg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw CleanExit.message("gesturectl explain: cannot write \(svg): \(Errno.current)", code: 1)
+            }
+            defer { close(fd) }
+            do throws(Errno) { try FileDescriptor(rawValue: fd).writeAll(text) } catch {
+                throw CleanExit.message("gesturectl explain: cannot write \(svg): \(error)", code: 1)
+            }
         }
         do {
             if let png { try PNGRenderer.render(svg: text, to: png) }

@@ -196,8 +196,8 @@ struct ShapeRecordCommand: ParsableCommand {
             // simultaneous_with): it is checked after the config, as --into would add it.
             let base: String
             if let configPath {
-                do { base = try readTextFile(configPath) } catch {
-                    throw CleanExit.message("gesturectl shape record: cannot read \(configPath): \(error)", code: 1)
+                do { base = try readTextFile(configPath, limit: ConfigLoader.maxFileBytes) } catch {
+                    throw CleanExit.message("gesturectl shape record: \(error)", code: 1)
                 }
             } else {
                 base = defaultConfigText
