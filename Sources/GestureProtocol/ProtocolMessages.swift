@@ -94,6 +94,8 @@ public enum ProtocolErrorCode: String, Sendable {
     /// Final, instead of `hello`: the daemon takes no more clients now (its
     /// client limit, the per-user limit, or it ran out of file descriptors).
     case tooManyClients = "too_many_clients"
+    /// No request came within the bound after connecting (the connection is closed).
+    case idle
     /// A `rotate` request named a touchscreen that is not in use.
     case unknownDevice = "unknown_device"
     /// A request the daemon cannot carry out now (it is stopping).
@@ -105,7 +107,7 @@ public enum ProtocolErrorCode: String, Sendable {
     /// Whether the connection is closed after the line.
     public var isFinal: Bool {
         switch self {
-        case .tooManyErrors, .slowConsumer, .shuttingDown, .tooManyClients: return true
+        case .tooManyErrors, .slowConsumer, .shuttingDown, .tooManyClients, .idle: return true
         case .malformed, .unknownCommand, .badArgument, .lineTooLong, .unknownDevice, .unavailable, .notPermitted:
             return false
         }

@@ -62,6 +62,8 @@ public struct ClientSession: Sendable {
     private(set) var state: State = .reading
     private var line: [UInt8] = []
     public private(set) var errors = 0
+    /// Lines received that were not blank (requests, or what was meant for one).
+    public private(set) var linesReceived = 0
     public private(set) var subscription: SubscriptionFilter?
     /// Set when the client's side ended (EOF); a subscriber may half-close and keep receiving.
     public private(set) var inputEnded = false
@@ -179,6 +181,7 @@ public struct ClientSession: Sendable {
         if bytes.last == 0x0D { bytes = bytes.dropLast() }  // tolerate CRLF
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         spent += 1
+        linesReceived += 1
         let request: JSONValue
         do {
             request = try JSONValue.parse(bytes)

@@ -34,6 +34,11 @@ public final class SocketServer {
         /// How long the listener is left unwatched after `accept` ran out of
         /// descriptors (or kernel memory): the backlog waits instead of the loop spinning.
         public var acceptPause = Millis(1000)
+        /// How long a client may stay connected without sending a line: one
+        /// that never does (a stuck or hostile program) is closed, its final
+        /// line saying why, so that it holds no slot and no descriptor. Every
+        /// client sends its first request as it connects.
+        public var firstLineWithin = Millis(60_000)
         public init() {}
     }
 
@@ -54,6 +59,8 @@ public final class SocketServer {
         var deferred: [ClientSession.Action] = []
         /// Set once the client is being closed: the deadline for its last lines.
         var closingDeadline: EventTime?
+        /// Until its first line: when it is closed for sending none.
+        var silentUntil: EventTime?
         var watched: (readable: Bool, writable: Bool)?
         /// Lines were queued since the last `flushPublished()`.
         var published = false
@@ -205,6 +212,7 @@ public final class SocketServer {
             SocketSys.setSendBuffer(fd, bytes: limits.socketSendBuffer)
             connectionLine("socket: client \(id) connected: \(who)")
             let c = Client(fd: fd, id: id, cred: cred, limits: limits)
+            c.silentUntil = clock() + limits.firstLineWithin
             clients[fd] = c
             clientList.append(c)
             // The first line: queued whatever the bounds (an empty queue takes any line).
@@ -294,6 +302,7 @@ public final class SocketServer {
             }
             if n > 0 {
                 apply(c.session.received(buffer[0..<n]), to: c)
+                if c.session.linesReceived > 0 { c.silentUntil = nil }
                 if clients[c.fd] == nil { return }
             } else {
                 apply(c.session.endOfInput(), to: c)
@@ -526,6 +535,23 @@ public final class SocketServer {
         if c.closingDeadline != nil { remove(c, reason: "closed") }
     }
 
+    /// Closes a client that sent no line within `firstLineWithin` of connecting.
+    private func closeSilent(_ c: Client) {
+        c.silentUntil = nil
+        let seconds = formatFixed(Double(limits.firstLineWithin.value) / 1000, decimals: 0)
+        connectionLine(
+            "socket: client \(c.id) (pid \(c.cred.pid)) closed: no request within \(seconds) s of connecting")
+        c.queue.replaceWithFinal(
+            SharedLine(
+                ProtocolMessages.error(
+                    .idle,
+                    "no request within \(seconds) s of connecting; send subscribe, status or another request first")))
+        c.session.closedByServer()
+        c.closingDeadline = clock() + limits.linger
+        flush(c)
+        if clients[c.fd] != nil { updateInterest(c) }
+    }
+
     private func beginClosing(_ c: Client) {
         if c.closingDeadline == nil { c.closingDeadline = clock() + limits.linger }
     }
@@ -571,7 +597,7 @@ public final class SocketServer {
         for c in clientList {
             // Requests left over from a client's last batch are answered on the next turn.
             if c.session.hasPendingInput && c.deferred.isEmpty && c.closingDeadline == nil { return clock() }
-            if let d = c.closingDeadline, earliest == nil || d < earliest! { earliest = d }
+            if let d = c.closingDeadline ?? c.silentUntil, earliest == nil || d < earliest! { earliest = d }
         }
         return earliest
     }
@@ -591,6 +617,8 @@ public final class SocketServer {
         for c in Array(clients.values) {
             if let d = c.closingDeadline, d <= now {
                 remove(c, reason: "did not read its final line within the grace time")
+            } else if c.closingDeadline == nil, let d = c.silentUntil, d <= now {
+                if c.session.linesReceived > 0 { c.silentUntil = nil } else { closeSilent(c) }
             }
         }
     }
