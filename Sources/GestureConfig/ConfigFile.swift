@@ -16,28 +16,19 @@ public enum ConfigFile {
     /// Loads and validates; the error text names file:line: key: problem, one
     /// line per problem. A file over `ConfigLoader.maxFileBytes` is refused
     /// without being read whole.
-    public static func load(path: String?) -> Result<Configuration, ConfigFailure> {
-        guard let path else { return .success(ConfigLoader.builtIn()) }
-        let bytes: [UInt8]
-        switch read(path: path, limit: ConfigLoader.maxFileBytes) {
-        case .success(let b): bytes = b
-        case .failure(let f): return .failure(f)
-        }
-        return load(bytes: bytes, file: path)
-    }
-
-    /// `load(path:)` as the daemon loads its config: the file, its directory
+    ///
+    /// With `trust`, as the daemon loads its config: the file, its directory
     /// and every directory on the way to it must belong to root or to the
     /// daemon's user and be written by no one else (`FileTrust`), or the file
     /// is refused before it is read. Whoever may change the config decides
     /// every user's gestures: which screens are taken exclusively, what fires.
-    public static func load(path: String?, trust: FileTrust) -> Result<Configuration, ConfigFailure> {
+    public static func load(path: String?, trust: FileTrust? = nil) -> Result<Configuration, ConfigFailure> {
         guard let path else { return .success(ConfigLoader.builtIn()) }
-        if let problem = trust.problemWithDirectories(of: path) {
+        if let problem = trust?.problemWithDirectories(of: path) {
             return .failure(ConfigFailure(description: problem))
         }
         let bytes: [UInt8]
-        switch read(path: path, limit: ConfigLoader.maxFileBytes, accept: { trust.problem(file: path, $0) }) {
+        switch read(path: path, limit: ConfigLoader.maxFileBytes, accept: { trust?.problem(file: path, $0) }) {
         case .success(let b): bytes = b
         case .failure(let f): return .failure(f)
         }
