@@ -6,11 +6,15 @@ import LinuxSystem
 /// on SIGHUP).
 public enum ConfigFile {
     /// `--config FILE`, else `$GESTURED_CONFIG`, else the system file if it
-    /// exists; nil means the built-in default.
+    /// exists; nil means the built-in default. A symbolic link there counts
+    /// even if what it leads to cannot be reached (a home directory the
+    /// service may not see): loading it then says why, instead of the
+    /// built-in config running in silence.
     public static func resolve(explicit: String?) -> String? {
         if let explicit { return explicit }
         if let env = getenv("GESTURED_CONFIG").map({ String(cString: $0) }), !env.isEmpty { return env }
-        return access(ConfigLoader.systemPath, F_OK) == 0 ? ConfigLoader.systemPath : nil
+        var st = stat()
+        return lstat(ConfigLoader.systemPath, &st) == 0 ? ConfigLoader.systemPath : nil
     }
 
     /// Loads and validates; the error text names file:line: key: problem, one
@@ -50,7 +54,8 @@ public enum ConfigFile {
         var trust = FileTrust(user: user)
         trust.owners = user == 0 ? "root" : "root or \(FileTrust.userName(user)), the user gestured runs as"
         trust.consequence = "whoever may change it decides every user's gestures"
-        trust.ownerFix = { _, fix in "Fix it with: chown root \(fix)" }
+        trust.ownerFix = { _, fix in "Check what it holds, then fix it with: chown root \(fix)" }
+        trust.writableFix = "Check what it holds, then fix it with: chmod go-w"
         return trust
     }
 

@@ -159,10 +159,13 @@ func filesUnder(_ path: String, _ visit: (String) -> Void) throws(DollarXML.Pars
             closedir(dir)
             throw DollarXML.ParseError(description: "\(full): cannot read: \(e)")
         }
-        if st.st_mode & S_IFMT == S_IFDIR {
-            subdirectories.append(full)
-        } else {
-            visit(full)
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: subdirectories.append(full)
+        case S_IFREG, S_IFLNK: visit(full)
+        default:
+            // A FIFO in a corpus would wait for a writer, a device never end.
+            closedir(dir)
+            throw DollarXML.ParseError(description: "\(full): not a regular file; a corpus holds files")
         }
     }
     closedir(dir)

@@ -382,6 +382,8 @@ final class LineReader {
     private var lineNumber = 0
 
     init(path: String) throws {
+        // A recording named on the command line may be a pipe (a FIFO another
+        // program writes): it is read as `cat` would, waiting for its writer.
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else {
             // errno at once, before anything else can set it, and before `fd`

@@ -10,7 +10,10 @@ import Glibc
 /// since (IN_MODIFY, which truncating also sends). A reader that rewrites the
 /// file in place, truncating it and writing it in pieces, is so never read
 /// half-way; and what was read counts only if nothing happened in the
-/// directory while it was being read (`readWasUndisturbed`).
+/// directory while it was being read (`readWasUndisturbed`). A change of the
+/// file's or the directory's owner or mode (IN_ATTRIB) counts as a new
+/// version too: a file refused for who may change it is read again once
+/// that is fixed.
 public final class ConfigWatcher {
     public let fd: FileDescriptor
     public let directory: String
@@ -26,7 +29,8 @@ public final class ConfigWatcher {
         self.fd = FileDescriptor(rawValue: fd)
         do {
             _ = try retryingOnInterrupt {
-                inotify_add_watch(fd, directory, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_ONLYDIR))
+                inotify_add_watch(
+                    fd, directory, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_ATTRIB | IN_ONLYDIR))
             }
         } catch {
             self.fd.close()
@@ -57,8 +61,14 @@ public final class ConfigWatcher {
                     writing = false
                     continue
                 }
+                // The directory's own owner or mode (no name): the file's trust.
+                if len == 0 && mask & UInt32(IN_ATTRIB) != 0 {
+                    completed = true
+                    continue
+                }
                 guard String(decoding: nameBytes, as: UTF8.self) == fileName else { continue }
                 if mask & UInt32(IN_MODIFY) != 0 { writing = true }
+                if mask & UInt32(IN_ATTRIB) != 0 { completed = true }
                 if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
                     writing = false
                     completed = true

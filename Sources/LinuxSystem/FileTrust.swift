@@ -37,6 +37,8 @@ public struct FileTrust: Sendable {
     public var ownerFix: @Sendable (_ user: String, _ fix: String) -> String = {
         "Use a file and directory of your own (as root: chown \($0) \($1))"
     }
+    /// How to take write away from others, before the path.
+    public var writableFix = "Fix it with: chmod go-w"
     /// That user's name and primary group, if the databases know the user.
     public var account: (name: String, group: gid_t)?
     /// A group by its id; nil for one that does not exist.
@@ -130,7 +132,7 @@ public struct FileTrust: Sendable {
         case .writable(let byAnyone):
             return
                 "\(what) can be written by \(byAnyone ? "anyone" : "its group") (\(modeText), owner \(Self.userName(owner))): \(consequence). "
-                + "Fix it with: chmod go-w \(fix)"
+                + "\(writableFix) \(fix)"
         }
     }
 

@@ -36,6 +36,21 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
+    /// Whether `user` may read `path` by its mode (the file itself; its
+    /// directories are root's, as the trust check asks).
+    static func readable(_ path: String, by user: passwd) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return true }  // loading says what is missing
+        if user.pw_uid == 0 { return true }
+        if st.st_uid == user.pw_uid { return st.st_mode & S_IRUSR != 0 }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: 64)
+        let inGroup =
+            getgrouplist(user.pw_name, user.pw_gid, &groups, &count) >= 0
+            && groups.prefix(Int(count)).contains(st.st_gid)
+        return inGroup ? st.st_mode & S_IRGRP != 0 : st.st_mode & S_IROTH != 0
+    }
+
     func run() throws {
         if keys {
             print(RecognizerParameters.referenceMarkdown(), terminator: "")
@@ -64,9 +79,14 @@ struct CheckCommand: ParsableCommand {
         // The system file as the service reads it: as the user `gestured`
         // (or root, without one), who refuses a file anyone else may change.
         if file == ConfigLoader.systemPath {
-            let user = getpwnam("gestured")?.pointee.pw_uid ?? 0
+            let account = getpwnam("gestured")?.pointee
+            let user = account?.pw_uid ?? 0
             if let problem = ConfigFile.trustProblem(path: file, trust: ConfigFile.daemonTrust(user: user)) {
                 throw CleanExit.message("gesturectl check: gestured would refuse it: \(problem)", code: 1)
+            }
+            if let account, !Self.readable(file, by: account) {
+                throw CleanExit.message(
+                    "gesturectl check: gestured (user gestured) may not read \(file): give it mode 0644", code: 1)
             }
         }
         let c = try loadConfig(path: file)

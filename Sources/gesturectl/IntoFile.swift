@@ -107,7 +107,7 @@ final class IntoFile {
             close(d)
             throw Refusal(
                 message: e == EACCES
-                    ? "\(target) belongs to \(FileTrust.userName(read.st_uid)) and you may not write it (mode \(String(read.st_mode & 0o7777, radix: 8))): run this as \(FileTrust.userName(read.st_uid)) or as root"
+                    ? "\(target) belongs to \(FileTrust.userName(read.st_uid)) and you may not write it (mode \(String(read.st_mode & 0o7777, radix: 8))): run this as \(read.st_uid == 0 ? "root" : "\(FileTrust.userName(read.st_uid)) or as root")"
                     : "\(target) cannot be written: \(String(cString: strerror(e)))")
         }
         directory = d

@@ -31,14 +31,15 @@ struct StatusCommand: ParsableCommand {
             return
         }
         // Names come from devices and config files: escape what a terminal would obey.
-        func n(_ v: JSONValue?) -> String {
-            v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: 200) } ?? "?"
+        func n(_ v: JSONValue?, max: Int = 200) -> String {
+            v.map { sanitizedForLog(EventEnvironmentText.text($0), maxCharacters: max) } ?? "?"
         }
         print(
             "gestured \(n(s["version"])), protocol \(n(s["protocol"])), up \(n(s["uptime_s"])) s, config \(n(s["config"]))"
         )
         if let refused = s["config_refused"] {
-            print("config refused at start, recognizing nothing until it is fixed: \(n(refused))")
+            // Whole: it ends with the fix (a config is at most 50 errors of a line each).
+            print("config refused at start, recognizing nothing until it is fixed: \(n(refused, max: 16_384))")
         }
         if case .array(let devices)? = s["devices"] {
             print("devices: \(devices.count)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import GestureClient
 import GestureLisgd
 import GestureProtocol
@@ -47,5 +48,16 @@ if arguments.count >= 2 && arguments[1] == "lisgd" {
     lisgd.arguments = Array(arguments.dropFirst(2))
     do { try lisgd.run() } catch { LisgdCommand.exit(withError: error) }
     exit(0)
+}
+// Output that `print` left in stdio's buffer is written at exit: if that
+// fails (a full disk, a closed descriptor), say so and end with status 1, as
+// writeStandardOutput does, rather than lose it and report success.
+atexit {
+    let e = gestured_flush_stdout()
+    if e != 0 {
+        let message = "gesturectl: cannot write to standard output: \(String(cString: strerror(e)))\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        _exit(1)
+    }
 }
 Gesturectl.main()

@@ -417,14 +417,14 @@ struct ConfigTrustTests {
         chmod(p.file, 0o666)
         #expect(
             refusal(p.file)
-                == "\(p.file) can be written by anyone (mode 0666, owner root): whoever may change it decides every user's gestures. Fix it with: chmod go-w \(p.file)"
+                == "\(p.file) can be written by anyone (mode 0666, owner root): whoever may change it decides every user's gestures. Check what it holds, then fix it with: chmod go-w \(p.file)"
         )
         chmod(p.file, 0o644)
         chown(p.file, 65534, 65534)
         let nobody = FileTrust.userName(65534)
         #expect(
             refusal(p.file)
-                == "\(p.file) belongs to \(nobody) (mode 0644), not to root: whoever may change it decides every user's gestures. Fix it with: chown root \(p.file)"
+                == "\(p.file) belongs to \(nobody) (mode 0644), not to root: whoever may change it decides every user's gestures. Check what it holds, then fix it with: chown root \(p.file)"
         )
         // Nor may the daemon's user trust another user's file.
         #expect(refusal(p.file, user: 65533)?.contains("not to root or ") == true)

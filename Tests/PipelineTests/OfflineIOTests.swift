@@ -54,6 +54,12 @@ struct OfflineIOTests {
         #expect(!zero.timedOut)
         #expect(zero.status == 1)
         #expect(zero.err.contains("circle01.xml: is a character device, not a regular file"), "\(zero.err)")
+        // FIFOs in a directory of strokes and recordings: the corpus holds files.
+        #expect(mkfifo(dir + "/circle-1.events", 0o644) == 0)
+        let corpus = try run(["evaluate", dir])
+        #expect(!corpus.timedOut)
+        #expect(corpus.status == 1)
+        #expect(corpus.err.contains(": not a regular file; a corpus holds files"), "\(corpus.err)")
     }
 
     @Test func outputThatCannotBeWrittenIsAnError() throws {

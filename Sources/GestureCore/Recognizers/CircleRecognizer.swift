@@ -28,7 +28,8 @@ public final class CircleRecognizer: Recognizer {
         /// ovals are within 0.06 of their ellipse, a D or a line into a loop
         /// rounded out is not.
         public var ovalTolerance = 0.09
-        /// An oval's minor axis / major axis, at least.
+        /// An oval's minor axis / major axis, at least, as `roundOval` measures
+        /// it on the stroke's points: a drawn ellipse of 0.45 measures about 0.5.
         public var minOvalAspect = 0.5
         public var minRadiusMM = 6.0
         /// Around the fitted centre. A circle left a sixth open sweeps 300°;
@@ -429,7 +430,10 @@ extension CircleRecognizer.Parameters {
             .number(
                 "oval_tolerance", \.ovalTolerance, 0...1,
                 "or, for an oval: RMS distance from its fitted ellipse / its mean radius (0: round circles only)"),
-            .number("min_oval_aspect", \.minOvalAspect, 0...1, "an oval's minor axis / major axis, at least"),
+            .number(
+                "min_oval_aspect", \.minOvalAspect, 0...1,
+                "an oval's minor axis / major axis, at least (as measured on the stroke's points: a drawn 0.45 measures about 0.5)"
+            ),
             .number("min_radius_mm", \.minRadiusMM, 0...500, "smaller circles are ignored"),
             .number(
                 "min_sweep_deg", \.minSweepDegrees, 90...720, "degrees the stroke must turn around the centre",

@@ -63,7 +63,20 @@ vm_assert_eq "the planted recognizer is not loaded" "$before" "$(recognizers)"
 vm_assert "gesturectl check says gestured would refuse it" sh -c "gesturectl check /etc/gestured/gestured.toml 2>&1 | grep -q '^gesturectl check: gestured would refuse it: /etc/gestured/gestured.toml can be written by anyone'"
 chmod 644 /etc/gestured/gestured.toml
 vm_assert "gesturectl check: ok again" sh -c "gesturectl check /etc/gestured/gestured.toml | grep -q '^/etc/gestured/gestured.toml: ok'"
-systemctl reload gestured.service
+# No reload: the watcher sees the mode change (IN_ATTRIB) and reads the file again.
 vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"planted\")' >/dev/null" \
     || vm_fail "the config made root's alone was not applied: $(svc_journal | tail -5)"
+
+# A link to a file the service cannot see (ProtectHome hides /home): refused,
+# saying so, not the built-in config run in silence.
+mkdir -p /home/alice && cp /etc/gestured/gestured.toml /home/alice/gestured.toml
+mv /etc/gestured/gestured.toml /etc/gestured/.kept.toml
+ln -s /home/alice/gestured.toml /etc/gestured/gestured.toml
+systemctl restart gestured.service
+vm_wait_until 60 sh -c "systemctl show -P StatusText gestured.service | grep -q '^config refused, recognizing nothing until it is fixed: /etc/gestured/gestured.toml'" \
+    || vm_fail "a link to a hidden file was not refused: $(systemctl show -P StatusText gestured.service); $(svc_journal | tail -5)"
+vm_assert_eq "recognizing nothing, not the built-in config" "[]" "$(recognizers)"
+rm /etc/gestured/gestured.toml && mv /etc/gestured/.kept.toml /etc/gestured/gestured.toml
+vm_wait_until 30 sh -c "gesturectl status --json | jq -e '.recognizers | map(.name) | index(\"planted\")' >/dev/null" \
+    || vm_fail "the file put back was not loaded: $(svc_journal | tail -5)"
 vm_finish
