@@ -79,6 +79,10 @@ struct OfflineIOTests {
         #expect(!r.timedOut)
         #expect(r.status == 1)
         #expect(r.err.contains("gesturectl: cannot write to standard output: No space left on device"), "\(r.err)")
+        // What print left in stdio's buffer, written at exit.
+        let keys = try run(["check", "--keys"], output: full)
+        #expect(keys.status == 1)
+        #expect(keys.err.hasPrefix("gesturectl: cannot write to standard output:"), "\(keys.err)")
         // explain's picture, written in place (the device stays a device).
         let stroke = repoRoot + "/Tests/fixtures/dollar1/s01/fast/circle01.xml"
         let e = try run(["explain", "--svg", full, stroke])
