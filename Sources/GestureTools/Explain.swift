@@ -574,8 +574,10 @@ extension Explanation {
     public static func summary(_ d: Decision) -> String? {
         switch d.detail {
         case .circle(let c, let r, let err, let cw, let swept):
+            // Taken as an oval: its fit error is the distance from its ellipse.
+            let oval = d.evidence?.notes.first { $0.hasPrefix("an oval:") }.map { "; \($0)" } ?? ""
             return
-                "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")"
+                "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")\(oval)"
         case .checkmark(let v): return "vertex \(v)"
         case .tickle(let n): return "\(n) reversals"
         case .shape(let example, let distance, let reversed):

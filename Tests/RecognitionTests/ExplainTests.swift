@@ -164,6 +164,27 @@ struct ExplainTests {
         #expect(abs(drawnAt - distance) < 1e-9, "drawn at \(drawnAt), decided at \(distance)")
     }
 
+    /// A circle taken as an oval says so: its fit error is the distance from
+    /// its ellipse, not from the circle drawn.
+    @Test func anOvalIsSaidToBeOne() throws {
+        // An ellipse 30 × 16.5 mm (aspect 0.55), a little overdrawn, 100 points over 0.8 s.
+        let points = (0...100).map { i -> Point in
+            let a = 2 * Double.pi * Double(i) / 100 * 1.02
+            return Point(x: 100 + 15 * cos(a), y: 60 + 8.25 * sin(a))
+        }
+        let stroke = LabelledStroke(
+            label: "circle", subject: "-", speed: "-", source: "test", points: points.map { $0 * 4.5 },
+            times: points.indices.map { Double($0) * 8 })
+        let e = Explanation(title: "oval", frames: StrokeFrames.frames(of: stroke), configuration: config)
+        let circle = try #require(e.decisions.first { $0.name == "circle" })
+        let summary = try #require(Explanation.summary(circle))
+        #expect(summary.contains("; an oval: aspect 0.6"), "\(summary)")
+        // A round one does not.
+        let (round, _) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
+        let roundCircle = try #require(round.decisions.first { $0.name == "circle" })
+        #expect(Explanation.summary(roundCircle)?.contains("oval") == false)
+    }
+
     @Test func textIsEscaped() throws {
         let frames = try Explanation.frames(of: fixturesDir + "/dollar1/s01/medium/circle01.xml", configuration: config)
         let svg = Explanation(title: "a <b> & \"c\"", frames: frames, configuration: config).svg()
