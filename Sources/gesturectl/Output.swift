@@ -7,39 +7,41 @@ import LinuxSystem
 /// so on stderr: output that was asked for and lost is an error, not success.
 func writeStandardOutput(_ text: String) {
     var text = text
-    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: 1, what: "standard output") }
+    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: .standardOutput) }
 }
 
 func writeStandardOutput(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { write($0, to: 1, what: "standard output") }
+    bytes.withUnsafeBytes { write($0, to: .standardOutput) }
 }
 
 /// Writes to our standard error, all of it; if that fails, gesturectl ends
 /// with status 1 (there is nowhere left to say why).
 func writeStandardError(_ text: String) {
     var text = text
-    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: 2, what: nil) }
+    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: .standardError) }
 }
 
-private func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, what: String?) {
+/// Ends gesturectl with status 1 for output it could not write to stdout,
+/// saying why on stderr (`_exit`: safe from an atexit handler too).
+func standardOutputFailed(_ error: Errno) -> Never {
+    let message = "gesturectl: cannot write to standard output: \(error)\n"
+    _ = message.withCString { Glibc.write(2, $0, strlen($0)) }
+    _exit(1)
+}
+
+private func write(_ bytes: UnsafeRawBufferPointer, to fd: FileDescriptor) {
     var offset = 0
     while offset < bytes.count {
-        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n > 0 {
+        do throws(Errno) {
+            let n = try fd.write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if n == 0 { throw Errno(rawValue: EIO) }
             offset += n
-            continue
-        }
-        let e = n < 0 ? errno : EIO
-        if e == EINTR { continue }
-        if e == EAGAIN {
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        } catch .wouldBlock {
+            var p = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
             _ = poll(&p, 1, -1)
-            continue
+        } catch {
+            if fd == .standardOutput { standardOutputFailed(error) }
+            _exit(1)
         }
-        if let what {
-            let message = "gesturectl: cannot write to \(what): \(Errno(rawValue: e))\n"
-            _ = message.withCString { Glibc.write(2, $0, strlen($0)) }
-        }
-        exit(1)
     }
 }

@@ -4,6 +4,7 @@ import GestureClient
 import GestureLisgd
 import GestureProtocol
 import Glibc
+import LinuxSystem
 
 /// `gesturectl lisgd` reading a device and `gesturectl actions` run all day: hand
 /// them to the lean gesture-run when it is installed, before anything else, so
@@ -54,10 +55,6 @@ if arguments.count >= 2 && arguments[1] == "lisgd" {
 // writeStandardOutput does, rather than lose it and report success.
 atexit {
     let e = gestured_flush_stdout()
-    if e != 0 {
-        let message = "gesturectl: cannot write to standard output: \(String(cString: strerror(e)))\n"
-        _ = message.withCString { write(2, $0, strlen($0)) }
-        _exit(1)
-    }
+    if e != 0 { standardOutputFailed(Errno(rawValue: e)) }
 }
 Gesturectl.main()

@@ -222,12 +222,7 @@ public final class CircleRecognizer: Recognizer {
         let box = Box(bounding: path)
         e.strokeBox = box
         e.innerBox = Box(center: c, halfSide: r * parameters.innerBoxFraction)
-        var sq = 0.0
-        for p in path {
-            let d = (p.distance(to: c) - r) / r
-            sq += d * d
-        }
-        var fitError = (sq / Double(path.count)).squareRoot()
+        var fitError = radialFitError(path, center: c, radius: r)
         var oval: Oval? = nil
         var asOval = false
         if fitError > parameters.tolerance && parameters.ovalTolerance > 0 {
@@ -335,14 +330,7 @@ public final class CircleRecognizer: Recognizer {
     private func ovalFit(_ path: ArraySlice<Point>) -> Oval {
         let aspect = roundOval(path, into: &rounded)
         var error = Double.infinity
-        if let (c, r) = taubinCircleFit(rounded), r > 0 {
-            var sq = 0.0
-            for p in rounded {
-                let d = (p.distance(to: c) - r) / r
-                sq += d * d
-            }
-            error = (sq / Double(rounded.count)).squareRoot()
-        }
+        if let (c, r) = taubinCircleFit(rounded), r > 0 { error = radialFitError(rounded, center: c, radius: r) }
         return Oval(
             aspect: aspect, error: error, tolerance: parameters.ovalTolerance, minAspect: parameters.minOvalAspect)
     }

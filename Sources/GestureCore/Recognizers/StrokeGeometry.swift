@@ -58,6 +58,18 @@ public func taubinCircleFit<C: Collection>(_ points: C) -> (center: Point, radiu
     return (Point(x: cx + mean.x, y: cy + mean.y), r)
 }
 
+/// The RMS distance of `points` from the circle of `center` and `radius`,
+/// relative to the radius: how well a fitted circle fits them.
+public func radialFitError<C: Collection>(_ points: C, center: Point, radius: Double) -> Double
+where C.Element == Point {
+    var sq = 0.0
+    for p in points {
+        let d = (p.distance(to: center) - radius) / radius
+        sq += d * d
+    }
+    return (sq / Double(points.count)).squareRoot()
+}
+
 /// An oval's points made round, into `out` (whose storage is reused): twice,
 /// the points are turned onto their principal axes (their second moments) and
 /// stretched along the minor one and squeezed along the major one by the same
