@@ -61,16 +61,29 @@ public enum Replay {
             described = d
             return d
         }
+        var events = 0
         do {
             while let line = try next() {
                 guard let e = try parser.parse(line: line) else { continue }
                 _ = try describeOnce()
                 try event(e)
+                events += 1
             }
         } catch let error as EvemuRecording.ParseError {
             throw Failure("\(source):\(error.line): \(error.message)")
         } catch let error as LineReader.LineTooLong {
             throw Failure("\(source):\(error.line): longer than \(LineReader.maxLine) bytes; not an evemu recording")
+        }
+        if events == 0 {
+            // A device description alone (a .desc given where the recording
+            // goes) would replay as silence: say so instead.
+            if parser.device?.axes.isEmpty == false {
+                throw Failure(
+                    "\(source): no events (E: lines), only a device description; give a recording (and a description with --desc FILE if it has none)"
+                )
+            }
+            _ = try describeOnce()
+            throw Failure("\(source): no events (E: lines): nothing was recorded")
         }
         return try describeOnce()
     }
@@ -380,8 +393,10 @@ final class LineReader {
     private var atEOF = false
     private var line: [UInt8] = []
     private var lineNumber = 0
+    private let path: String
 
     init(path: String) throws {
+        self.path = path
         // A recording named on the command line may be a pipe (a FIFO another
         // program writes): it is read as `cat` would, waiting for its writer.
         let opened = open(path, O_RDONLY | O_CLOEXEC)
@@ -404,7 +419,7 @@ final class LineReader {
                 if atEOF { return nil }
                 let n: Int
                 do throws(Errno) { n = try LinuxSystem.FileDescriptor(rawValue: fd).read(into: &buffer) } catch {
-                    throw Replay.Failure("read failed: \(error)")
+                    throw Replay.Failure("\(path): cannot read: \(error)")
                 }
                 if n == 0 {
                     atEOF = true

@@ -20,13 +20,13 @@ struct OfflineIOTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = output ?? dir + "/out", err = dir + "/err"
-        if output == nil { FileManager.default.createFile(atPath: out, contents: nil) }
-        FileManager.default.createFile(atPath: err, contents: nil)
+        if output == nil { _ = FileManager.default.createFile(atPath: out, contents: nil) }
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try bin)
         p.arguments = args
-        p.standardOutput = try #require(FileHandle(forWritingAtPath: out))
-        p.standardError = try #require(FileHandle(forWritingAtPath: err))
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         let ended = DispatchSemaphore(value: 0)
         p.terminationHandler = { _ in ended.signal() }
         try p.run()
@@ -89,5 +89,27 @@ struct OfflineIOTests {
         #expect(e.status == 1)
         #expect(e.err.contains("gesturectl explain: cannot write \(full): No space left on device"), "\(e.err)")
         #expect(stat(full, &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    /// A device description given where the recording goes, or a directory:
+    /// an error naming the file, not silence and status 0.
+    @Test func aDescriptionOrADirectoryIsNoRecording() throws {
+        let desc = repoRoot + "/Tests/fixtures/recordings/Atmel-maXTouch-Touchscreen.desc"
+        let svg = NSTemporaryDirectory() + "offline-io-\(getpid()).svg"
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        for args in [["replay", desc], ["explain", "--svg", svg, desc]] {
+            let r = try run(args)
+            #expect(r.status == 1)
+            #expect(r.err.contains("\(desc): no events (E: lines), only a device description"), "\(r.err)")
+            #expect(!r.err.contains("warning"), "\(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: svg))
+        // The same description beside a recording is what it is for.
+        let taps = repoRoot + "/Tests/fixtures/recordings/Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events"
+        #expect(try run(["replay", "--desc", desc, taps]).status == 0)
+        let dir = repoRoot + "/Tests/fixtures/recordings"
+        let d = try run(["replay", dir])
+        #expect(d.status == 1)
+        #expect(d.err.contains("\(dir): cannot read: Is a directory"), "\(d.err)")
     }
 }
