@@ -89,6 +89,20 @@ struct BuiltinShapeTests {
         #expect(reason.contains("fit error") && reason.contains("as an oval, aspect 0.3"), "\(reason)")
     }
 
+    /// A number just past its limit is not shown equal to it ("0.50 < 0.50"):
+    /// the two get as many more decimals as it takes, up to three.
+    @Test func aReasonNeverReadsAsEqual() {
+        let oval = CircleRecognizer.Oval(aspect: 0.4987, error: 0.05, tolerance: 0.09, minAspect: 0.5)
+        let text = Reason.circle(.fitError(0.2031, tolerance: 0.2, oval: oval)).description
+        #expect(text.hasPrefix("fit error 0.203 > tolerance 0.200; as an oval, aspect 0.499 < 0.500"), "\(text)")
+        let rise = Reason.checkmark(.rise(1.4999, min: 1.5, run: 0.8, minRun: 1.0)).description
+        #expect(rise.contains("rises 1.4999× the first arm's drop < 1.5000×"), "\(rise)")
+        #expect(rise.contains("runs right 0.80× its length < 1.00×"), "\(rise)")
+        // Numbers that differ at the usual precision keep it.
+        #expect(Reason.circle(.radius(4.2, min: 6)).description == "radius 4.2 mm < 6.0 mm")
+        #expect(Reason.circle(.radius(5.98, min: 6)).description == "radius 5.98 mm < 6.00 mm")
+    }
+
     @Test func aCircleLeftOpenIsACircle() {
         let r = Self.run("circle", Self.circle, count: 600, seed: 19_05_70) { ShapeGenerator.openCircle(&$0) }
         // Stopping 35–60° short: swept 290–325° around a circle, less or more

@@ -19,34 +19,38 @@ extension Reason: CustomStringConvertible {
             return Self.fingersText(count, allowed: allowed, kind: kind, n)
         case .tap(let f):
             switch f {
-            case .moved(let mm, let max): return "moved \(n.mm(mm)) > \(n.mm(max))"
+            case .moved(let mm, let max): return "moved \(n.mm(mm, vs: max)) > \(n.mm(max, vs: mm))"
             case .heldTooLong(let max): return "held longer than \(n.ms(max))"
             case .held(let held, let max): return "held \(n.ms(held)) > \(n.ms(max))"
             case .noNextTap(let count, let of, let window):
                 return "\(n.int(count)) of \(n.int(of)) taps: no next tap within \(n.ms(window))"
             case .nextTapTooFar(let tap, let mm, let slop):
-                return "tap \(n.int(tap)) landed \(n.mm(mm)) from tap \(n.int(tap - 1)) > \(n.mm(slop))"
+                return
+                    "tap \(n.int(tap)) landed \(n.mm(mm, vs: slop)) from tap \(n.int(tap - 1)) > \(n.mm(slop, vs: mm))"
             }
         case .pan(let f):
             switch f {
-            case .tooShort(let mm, let threshold): return "lifted after \(n.mm(mm)) < \(n.mm(threshold))"
+            case .tooShort(let mm, let threshold):
+                return "lifted after \(n.mm(mm, vs: threshold)) < \(n.mm(threshold, vs: mm))"
             case .acrossAxis(let mm, let step, let axis):
                 return "moved \(n.mm(mm)) across its \(axis.rawValue) axis before a \(n.mm(step)) step along it"
             }
         case .swipe(let f):
             switch f {
             case .timedOut(let max): return "took longer than \(n.ms(max))"
-            case .tooShort(let mm, let min): return "travelled \(n.mm(mm)) < \(n.mm(min))"
+            case .tooShort(let mm, let min): return "travelled \(n.mm(mm, vs: min)) < \(n.mm(min, vs: mm))"
             case .tooSlow(let speed, let min):
-                return "speed \(n.fixed(speed, 0)) mm/s < \(n.fixed(min, 0)) mm/s"
+                return "speed \(n.fixed(speed, 0, vs: min)) mm/s < \(n.fixed(min, 0, vs: speed)) mm/s"
             case .tooShortForScreen(let fraction, let min):
-                return "travelled \(n.fixed(fraction, 2)) of the screen < \(n.fixed(min, 2))"
+                return "travelled \(n.fixed(fraction, 2, vs: min)) of the screen < \(n.fixed(min, 2, vs: fraction))"
             case .stoppedBeforeLift(let speed, let min):
-                return "slowed to \(n.fixed(speed, 0)) mm/s before lifting < \(n.fixed(min, 0)) mm/s"
+                return
+                    "slowed to \(n.fixed(speed, 0, vs: min)) mm/s before lifting < \(n.fixed(min, 0, vs: speed)) mm/s"
             case .notStraight(let straightness, let min):
-                return "not straight: straightness \(n.fixed(straightness, 2)) < \(n.fixed(min, 2))"
+                return
+                    "not straight: straightness \(n.fixed(straightness, 2, vs: min)) < \(n.fixed(min, 2, vs: straightness))"
             case .offAxis(let degrees, let direction, let max):
-                return "\(n.fixed(degrees, 0))° off \(direction.rawValue) > \(n.fixed(max, 0))°"
+                return "\(n.fixed(degrees, 0, vs: max))° off \(direction.rawValue) > \(n.fixed(max, 0, vs: degrees))°"
             case .directionNotAllowed(let direction, let allowed):
                 return
                     "direction \(direction.rawValue) not in \(allowed.map(\.rawValue).sorted().joined(separator: ", "))"
@@ -57,14 +61,15 @@ extension Reason: CustomStringConvertible {
                 return "\(n.int(live)) finger\(live == 1 ? "" : "s") down after \(n.ms(after)), needs \(n.int(needed))"
             case .fingerLifted(let after, let min): return "a finger lifted after \(n.ms(after)) < \(n.ms(min))"
             case .moved(let mm, let max, let before):
-                return "moved \(n.mm(mm)) > \(n.mm(max)) before \(n.ms(before))"
+                return "moved \(n.mm(mm, vs: max)) > \(n.mm(max, vs: mm)) before \(n.ms(before))"
             case .lifted(let after, let min): return "lifted after \(n.ms(after)) < \(n.ms(min))"
             }
         case .twoFinger(let f):
             switch f {
             case .scaleStayed(let scale, let delta):
                 return "scale \(n.fixed(scale, 2)) stayed within 1 ± \(n.fixed(delta, 2))"
-            case .turnedTooLittle(let degrees, let min): return "turned \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
+            case .turnedTooLittle(let degrees, let min):
+                return "turned \(n.fixed(degrees, 0, vs: min))° < \(n.fixed(min, 0, vs: degrees))°"
             }
         case .strokeTookTooLong(let took, let max):
             return "took \(n.ms(took)) > \(n.ms(max))"
@@ -73,44 +78,49 @@ extension Reason: CustomStringConvertible {
             case .tooFewPoints(let count):
                 return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(8)): too few to fit a circle"
             case .collinear(let count): return "no circle fits: the \(n.int(count)) points lie on a line"
-            case .radius(let r, let min): return "radius \(n.mm(r)) < \(n.mm(min))"
+            case .radius(let r, let min): return "radius \(n.mm(r, vs: min)) < \(n.mm(min, vs: r))"
             case .fitError(let e, let tolerance, let oval):
-                let text = "fit error \(n.fixed(e, 2)) > tolerance \(n.fixed(tolerance, 2))"
+                let text = "fit error \(n.fixed(e, 2, vs: tolerance)) > tolerance \(n.fixed(tolerance, 2, vs: e))"
                 guard let oval else { return text }
                 if oval.aspect < oval.minAspect {
-                    return text + "; as an oval, aspect \(n.fixed(oval.aspect, 2)) < \(n.fixed(oval.minAspect, 2))"
+                    return text
+                        + "; as an oval, aspect \(n.fixed(oval.aspect, 2, vs: oval.minAspect)) < \(n.fixed(oval.minAspect, 2, vs: oval.aspect))"
                 }
                 return text
-                    + "; as an oval (aspect \(n.fixed(oval.aspect, 2))), \(n.fixed(oval.error, 2)) from its ellipse > \(n.fixed(oval.tolerance, 2))"
-            case .sweptTooLittle(let degrees, let min): return "swept \(n.fixed(degrees, 0))° < \(n.fixed(min, 0))°"
-            case .sweptTooMuch(let degrees, let max): return "swept \(n.fixed(degrees, 0))° > \(n.fixed(max, 0))°"
+                    + "; as an oval (aspect \(n.fixed(oval.aspect, 2))), \(n.fixed(oval.error, 2, vs: oval.tolerance)) from its ellipse > \(n.fixed(oval.tolerance, 2, vs: oval.error))"
+            case .sweptTooLittle(let degrees, let min):
+                return "swept \(n.fixed(degrees, 0, vs: min))° < \(n.fixed(min, 0, vs: degrees))°"
+            case .sweptTooMuch(let degrees, let max):
+                return "swept \(n.fixed(degrees, 0, vs: max))° > \(n.fixed(max, 0, vs: degrees))°"
             case .insideInnerBox(let p, let halfSide):
                 return
                     "point (\(n.fixed(p.x, 1)), \(n.fixed(p.y, 1))) inside the inner box (±\(n.mm(halfSide)) around the centre)"
             case .coverage(let c, let min):
-                return "stroke covers \(n.fixed(c * 100, 0))% of the circle's box < \(n.fixed(min * 100, 0))%"
+                return
+                    "stroke covers \(n.fixed(c * 100, 0, vs: min * 100))% of the circle's box < \(n.fixed(min * 100, 0, vs: c * 100))%"
             case .endGap(let gap, let max):
-                return "ends \(n.fixed(gap, 2)) radii from its start > \(n.fixed(max, 2))"
+                return "ends \(n.fixed(gap, 2, vs: max)) radii from its start > \(n.fixed(max, 2, vs: gap))"
             case .tail(let offset, let gap, let atStart, let max):
                 return
-                    "a line \(atStart ? "into" : "out of") a loop: \(atStart ? "starts" : "ends") \(n.fixed(offset, 2)) radii outside the circle, \(n.fixed(gap, 2)) radii from the other end; product \(n.fixed(offset * gap, 2)) > \(n.fixed(max, 2))"
+                    "a line \(atStart ? "into" : "out of") a loop: \(atStart ? "starts" : "ends") \(n.fixed(offset, 2)) radii outside the circle, \(n.fixed(gap, 2)) radii from the other end; product \(n.fixed(offset * gap, 2, vs: max)) > \(n.fixed(max, 2, vs: offset * gap))"
             case .corners(let share, let max):
                 return
-                    "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0))% of the turning > \(n.fixed(max * 100, 0))%"
+                    "turns at corners: the sharpest fifth does \(n.fixed(share * 100, 0, vs: max * 100))% of the turning > \(n.fixed(max * 100, 0, vs: share * 100))%"
             case .turnsBack(let degrees, let fromEnd, let maxHook):
                 return
-                    "turns back \(n.fixed(degrees, 0))° \(n.fixed(fromEnd, 2)) radii from its end > \(n.fixed(maxHook, 2)) for a hook"
+                    "turns back \(n.fixed(degrees, 0))° \(n.fixed(fromEnd, 2, vs: maxHook)) radii from its end > \(n.fixed(maxHook, 2, vs: fromEnd)) for a hook"
             case .straight(let radii, let max):
-                return "runs straight for \(n.fixed(radii, 2)) radii > \(n.fixed(max, 2)): a line into or out of a loop"
+                return
+                    "runs straight for \(n.fixed(radii, 2, vs: max)) radii > \(n.fixed(max, 2, vs: radii)): a line into or out of a loop"
             case .straightOutsideLoop(let radii, let max):
                 return
-                    "runs straight for \(n.fixed(radii, 2)) radii out past where its loop closes > \(n.fixed(max, 2)): a line into or out of a loop"
+                    "runs straight for \(n.fixed(radii, 2, vs: max)) radii out past where its loop closes > \(n.fixed(max, 2, vs: radii)): a line into or out of a loop"
             }
         case .checkmark(let f):
             switch f {
             case .tooFewPoints(let count):
                 return "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(5)): too few for a checkmark"
-            case .tooShort(let mm, let min): return "stroke \(n.mm(mm)) < \(n.mm(min))"
+            case .tooShort(let mm, let min): return "stroke \(n.mm(mm, vs: min)) < \(n.mm(min, vs: mm))"
             case .noVertex(let sample, let of):
                 return "no vertex: the lowest point is sample \(n.int(sample)) of \(n.int(of)), at an end of the stroke"
             case .firstArmAngle(let degrees, let min, let max):
@@ -120,12 +130,12 @@ extension Reason: CustomStringConvertible {
                 return
                     "second arm points \(n.fixed(degrees, 0))° above horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
             case .armRatioLow(let ratio, let min):
-                return "second arm \(n.fixed(ratio, 2))× the first < \(n.fixed(min, 2))×"
+                return "second arm \(n.fixed(ratio, 2, vs: min))× the first < \(n.fixed(min, 2, vs: ratio))×"
             case .armRatioHigh(let ratio, let max):
-                return "second arm \(n.fixed(ratio, 2))× the first > \(n.fixed(max, 2))×"
+                return "second arm \(n.fixed(ratio, 2, vs: max))× the first > \(n.fixed(max, 2, vs: ratio))×"
             case .rise(let ratio, let min, let run, let minRun):
                 return
-                    "second arm rises \(n.fixed(ratio, 2))× the first arm's drop < \(n.fixed(min, 2))× and runs right \(n.fixed(run, 2))× its length < \(n.fixed(minRun, 2))×"
+                    "second arm rises \(n.fixed(ratio, 2, vs: min))× the first arm's drop < \(n.fixed(min, 2, vs: ratio))× and runs right \(n.fixed(run, 2, vs: minRun))× its length < \(n.fixed(minRun, 2, vs: run))×"
             case .bent(let first, let second, let max):
                 return "arms bend: path/chord \(n.fixed(first, 2)) and \(n.fixed(second, 2)), max \(n.fixed(max, 2))"
             }
@@ -155,16 +165,17 @@ extension Reason: CustomStringConvertible {
             case .tooFewPoints(let count):
                 return
                     "\(n.int(count)) point\(count == 1 ? "" : "s") < \(n.int(ShapeMatcher.minPoints)): too few to match"
-            case .tooShort(let mm, let min): return "stroke \(n.mm(mm)) < \(n.mm(min))"
+            case .tooShort(let mm, let min): return "stroke \(n.mm(mm, vs: min)) < \(n.mm(min, vs: mm))"
             case .noExamples: return "no example to match: every example has no length"
             case .noMatch(let distance, let max, _):
-                return "closest example \(n.fixed(distance, 2)) > \(n.fixed(max, 2))"
+                return "closest example \(n.fixed(distance, 2, vs: max)) > \(n.fixed(max, 2, vs: distance))"
             }
         case .edge(let miss):
             switch miss {
             case .tooFar(let edge, let mm, let max, let end):
                 let ended = end.map { " and ended \(n.mm($0))" } ?? ""
-                return "not at the \(Self.edgeName(edge)): started \(n.mm(mm))\(ended) from it > \(n.mm(max))"
+                return
+                    "not at the \(Self.edgeName(edge)): started \(n.mm(mm, vs: max))\(ended) from it > \(n.mm(max, vs: mm))"
             case .outsideRange(let edge): return "at the \(Self.edgeName(edge)), outside its edge_range"
             case .atAnEdge: return "at an edge; this recognizer wants none"
             }
@@ -229,6 +240,14 @@ private struct NumberText {
     var style: Reason.Numbers
     func fixed(_ v: Double, _ decimals: Int) -> String { style == .masked ? "N" : formatFixed(v, decimals: decimals) }
     func mm(_ v: Double) -> String { "\(fixed(v, 1)) mm" }
+    /// `v` compared with `other`: with up to three more decimals than
+    /// `decimals` when that many would show the two alike ("0.50 < 0.50").
+    func fixed(_ v: Double, _ decimals: Int, vs other: Double) -> String {
+        var d = decimals
+        while d < decimals + 3, v != other, formatFixed(v, decimals: d) == formatFixed(other, decimals: d) { d += 1 }
+        return fixed(v, d)
+    }
+    func mm(_ v: Double, vs other: Double) -> String { "\(fixed(v, 1, vs: other)) mm" }
     func ms(_ m: Millis) -> String { style == .masked ? "N ms" : m.description }
     func int(_ v: Int) -> String { style == .masked ? "N" : String(v) }
     func time(_ t: EventTime) -> String { style == .masked ? "N" : t.description }
