@@ -376,6 +376,13 @@ private struct SVGCanvas {
             s +=
                 "<path class=\"centre\" d=\"M\(x(circle.center.x - arm)),\(y(circle.center.y)) H\(x(circle.center.x + arm)) M\(x(circle.center.x)),\(y(circle.center.y - arm)) V\(y(circle.center.y + arm))\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
         }
+        if let oval = e.oval, oval.ellipse.count > 2 {
+            // The circle measured as an oval: its ellipse, dotted.
+            let d = oval.ellipse.enumerated().map { i, p in "\(i == 0 ? "M" : "L")\(x(p.x)),\(y(p.y))" }.joined(
+                separator: " ")
+            s +=
+                "<path class=\"fitted-ellipse\" d=\"\(d) Z\" data-aspect=\"\(formatFixed(oval.aspect, decimals: 3))\" data-error=\"\(formatFixed(oval.error, decimals: 3))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\" stroke-dasharray=\"2,3\" opacity=\"0.85\"/>\n"
+        }
         if let inner = e.innerBox {
             s +=
                 "<rect class=\"inner-box\" x=\"\(x(inner.minX))\" y=\"\(y(inner.minY))\" width=\"\(len(inner.width))\" height=\"\(len(inner.height))\" fill=\"\(c)\" fill-opacity=\"0.10\" stroke=\"\(c)\" stroke-width=\"1.5\"/>\n"
@@ -497,6 +504,9 @@ private struct SVGCanvas {
             "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2.5\" stroke-dasharray=\"8,4\"/>",
             "circle: fitted circle, + centre")
         legend(
+            "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2\" stroke-dasharray=\"2,3\"/>",
+            "circle: its ellipse, measured as an oval")
+        legend(
             "<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>",
             "circle: inner box (keep out)")
         legend(
@@ -575,7 +585,10 @@ extension Explanation {
         switch d.detail {
         case .circle(let c, let r, let err, let cw, let swept):
             // Taken as an oval: its fit error is the distance from its ellipse.
-            let oval = d.evidence?.notes.first { $0.hasPrefix("an oval:") }.map { "; \($0)" } ?? ""
+            let oval =
+                d.evidence?.oval.map {
+                    "; an oval: aspect \(formatFixed($0.aspect, decimals: 2)), \(formatFixed($0.error, decimals: 3)) from its ellipse (as a circle \(formatFixed($0.asCircle, decimals: 3)))"
+                } ?? ""
             return
                 "centre \(c), radius \(formatFixed(r, decimals: 1)) mm, fit error \(formatFixed(err, decimals: 3)), swept \(formatFixed(swept, decimals: 0))° \(cw ? "clockwise" : "counter-clockwise")\(oval)"
         case .checkmark(let v): return "vertex \(v)"

@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
             "Draw why: each touch's path in mm and, for every recognizer that looked at it, its evidence, decision and reason.",
         discussion: """
             INPUT is an evemu recording or a $1-style stroke file (.xml). The SVG shows the \
-            fitted circle, its centre and inner box, bounding boxes, the checkmark vertex and \
+            fitted circle (and the ellipse of a circle measured as an oval), its centre and inner box, bounding boxes, the checkmark vertex and \
             arms, tickle reversals and tap radius, with a legend, a 10 mm grid and a scale bar; \
             every decision is printed too. --png needs rsvg-convert (Debian: librsvg2-bin).
             """)

@@ -179,10 +179,31 @@ struct ExplainTests {
         let circle = try #require(e.decisions.first { $0.name == "circle" })
         let summary = try #require(Explanation.summary(circle))
         #expect(summary.contains("; an oval: aspect 0.6"), "\(summary)")
+        // Its ellipse is drawn over the stroke: semi-axes 15 and 8.25 mm, from
+        // the outline's second moments (a point every 7.5°), within what the
+        // measure rounds an oval (it reads aspect 0.61 for 0.55: 14.1 × 8.6).
+        let ellipse = try #require(circle.evidence?.oval?.ellipse)
+        #expect(ellipse.count >= 24)
+        var mean = Point.zero
+        for p in ellipse { mean += p }
+        mean = mean / Double(ellipse.count)
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for p in ellipse {
+            let d = p - mean
+            sxx += d.x * d.x / Double(ellipse.count)
+            syy += d.y * d.y / Double(ellipse.count)
+            sxy += d.x * d.y / Double(ellipse.count)
+        }
+        let half = (sxx + syy) / 2, spread = (half * half - (sxx * syy - sxy * sxy)).squareRoot()
+        let major = (2 * (half + spread)).squareRoot(), minor = (2 * (half - spread)).squareRoot()
+        #expect(
+            abs(major - 15) < 1.2 && abs(minor - 8.25) < 0.6 && abs(mean.x - 100) < 0.5, "semi-axes \(major), \(minor)")
+        #expect(e.svg().contains("class=\"fitted-ellipse\""))
         // A round one does not.
         let (round, _) = try explain(fixturesDir + "/dollar1/s01/medium/circle01.xml")
         let roundCircle = try #require(round.decisions.first { $0.name == "circle" })
         #expect(Explanation.summary(roundCircle)?.contains("oval") == false)
+        #expect(!round.svg().contains("class=\"fitted-ellipse\""))
     }
 
     @Test func textIsEscaped() throws {

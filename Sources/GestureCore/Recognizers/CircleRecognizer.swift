@@ -226,15 +226,14 @@ public final class CircleRecognizer: Recognizer {
         var oval: Oval? = nil
         var asOval = false
         if fitError > parameters.tolerance && parameters.ovalTolerance > 0 {
-            let o = ovalFit(path)
+            let (o, ellipse) = ovalFit(path)
             oval = o
             asOval = o.aspect >= o.minAspect && o.error <= o.tolerance
-            if asOval {
-                e.notes.append(
-                    "an oval: aspect \(formatFixed(o.aspect, decimals: 2)), \(formatFixed(o.error, decimals: 3)) from its ellipse (as a circle \(formatFixed(fitError, decimals: 3)))"
-                )
-                fitError = o.error
-            }
+            e.oval = (o.aspect, o.error, asCircle: fitError, ellipse())
+            e.notes.append(
+                "\(asOval ? "an oval" : "not an oval"): aspect \(formatFixed(o.aspect, decimals: 2)), \(formatFixed(o.error, decimals: 3)) from its ellipse (as a circle \(formatFixed(fitError, decimals: 3)))"
+            )
+            if asOval { fitError = o.error }
         }
         let swept = sweptAngle(path, around: c)
         fit = (c, r, fitError, swept)
@@ -327,13 +326,29 @@ public final class CircleRecognizer: Recognizer {
     /// The stroke measured as an oval: its aspect, and how far it lies from its
     /// ellipse (the RMS distance from the circle fitted to it made round,
     /// relative to that circle's radius).
-    private func ovalFit(_ path: ArraySlice<Point>) -> Oval {
-        let aspect = roundOval(path, into: &rounded)
+    private func ovalFit(_ path: ArraySlice<Point>) -> (Oval, ellipse: () -> [Point]) {
+        let rounding = roundOval(path, into: &rounded)
         var error = Double.infinity
-        if let (c, r) = taubinCircleFit(rounded), r > 0 { error = radialFitError(rounded, center: c, radius: r) }
-        return Oval(
-            aspect: aspect, error: error, tolerance: parameters.ovalTolerance, minAspect: parameters.minOvalAspect)
+        let circle = taubinCircleFit(rounded)
+        if let (c, r) = circle, r > 0 { error = radialFitError(rounded, center: c, radius: r) }
+        let oval = Oval(
+            aspect: rounding.aspect, error: error, tolerance: parameters.ovalTolerance,
+            minAspect: parameters.minOvalAspect)
+        // The ellipse: the circle fitted to the rounded stroke, unrounded.
+        return (
+            oval,
+            {
+                guard let (c, r) = circle else { return [] }
+                return (0..<CircleRecognizer.ellipsePoints).map { i in
+                    let a = 2 * Double.pi * Double(i) / Double(CircleRecognizer.ellipsePoints)
+                    return rounding.unrounded(c + Point(x: cos(a), y: sin(a)) * r)
+                }
+            }
+        )
     }
+
+    /// Points of the ellipse an oval's evidence draws.
+    static let ellipsePoints = 48
 
     /// How far the stroke is from closing, seen from its start (or its end): the
     /// distance from that end to the other, or, if less, to the nearest point a

@@ -155,6 +155,10 @@ func normalised(_ p: Point, in area: Point) -> Point {
 /// Geometry a recognizer used to decide, for drawing and explaining.
 public struct Evidence: Sendable {
     public var circle: (center: Point, radius: Double)?
+    /// A circle that fitted worse than its tolerance, measured as an oval: its
+    /// aspect, its distance from its ellipse, its distance from the circle, and
+    /// the ellipse. Whether it was taken as one is the decision's.
+    public var oval: (aspect: Double, error: Double, asCircle: Double, ellipse: [Point])?
     public var innerBox: Box?
     public var strokeBox: Box?
     public var vertex: Point?

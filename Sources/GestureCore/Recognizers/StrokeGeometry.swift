@@ -70,18 +70,36 @@ where C.Element == Point {
     return (sq / Double(points.count)).squareRoot()
 }
 
+/// How `roundOval` made an oval round: the aspect it took out (minor / major,
+/// 0…1; 1 for a circle) and the map that took each point of the stroke to its
+/// rounded place, `p` ↦ (`xx`·x + `xy`·y, `yx`·x + `yy`·y) + `offset`.
+public struct OvalRounding: Sendable {
+    public var aspect = 1.0
+    var xx = 1.0, xy = 0.0, yx = 0.0, yy = 1.0
+    var offset = Point.zero
+
+    /// Where a point of the rounded stroke came from: the map undone, so that
+    /// a circle fitted to the rounded stroke is drawn as its ellipse.
+    public func unrounded(_ q: Point) -> Point {
+        let det = xx * yy - xy * yx
+        guard det != 0 else { return q }
+        let d = q - offset
+        return Point(x: (yy * d.x - xy * d.y) / det, y: (xx * d.y - yx * d.x) / det)
+    }
+}
+
 /// An oval's points made round, into `out` (whose storage is reused): twice,
 /// the points are turned onto their principal axes (their second moments) and
 /// stretched along the minor one and squeezed along the major one by the same
 /// factor, keeping the area. Once is not enough: evenly spaced points crowd an
 /// ellipse's flatter sides and make it seem rounder than it is. Returns the
-/// aspect taken out (minor / major, 0…1; 1 for a circle). A circle fitted to
-/// the result measures how far the points are from an ellipse.
-public func roundOval(_ points: ArraySlice<Point>, into out: inout [Point]) -> Double {
+/// aspect taken out and the map. A circle fitted to the result measures how far
+/// the points are from an ellipse.
+public func roundOval(_ points: ArraySlice<Point>, into out: inout [Point]) -> OvalRounding {
     out.removeAll(keepingCapacity: true)
     out.append(contentsOf: points)
-    guard out.count >= 3 else { return 1 }
-    var aspect = 1.0
+    var rounding = OvalRounding()
+    guard out.count >= 3 else { return rounding }
     for _ in 0..<2 {
         var mean = Point.zero
         for p in out { mean += p }
@@ -96,9 +114,12 @@ public func roundOval(_ points: ArraySlice<Point>, into out: inout [Point]) -> D
         let half = (sxx + syy) / 2
         let spread = max(half * half - (sxx * syy - sxy * sxy), 0).squareRoot()
         let major = half + spread, minor = max(half - spread, 0)
-        guard major > 0, minor > 0 else { return 0 }
+        guard major > 0, minor > 0 else {
+            rounding.aspect = 0
+            return rounding
+        }
         let q = (minor / major).squareRoot()
-        aspect *= q
+        rounding.aspect *= q
         let angle = 0.5 * atan2(2 * sxy, sxx - syy)
         let c = cos(angle), s = sin(angle)
         let squeeze = q.squareRoot(), stretch = 1 / squeeze
@@ -108,8 +129,18 @@ public func roundOval(_ points: ArraySlice<Point>, into out: inout [Point]) -> D
             let v = (d.y * c - d.x * s) * stretch
             out[i] = Point(x: mean.x + u * c - v * s, y: mean.y + u * s + v * c)
         }
+        // The same pass as a map: p ↦ L·(p − mean) + mean, after the passes before.
+        let lxx = squeeze * c * c + stretch * s * s, lyy = squeeze * s * s + stretch * c * c
+        let lxy = (squeeze - stretch) * c * s
+        let r = rounding
+        rounding.xx = lxx * r.xx + lxy * r.yx
+        rounding.xy = lxx * r.xy + lxy * r.yy
+        rounding.yx = lxy * r.xx + lyy * r.yx
+        rounding.yy = lxy * r.xy + lyy * r.yy
+        let t = r.offset - mean
+        rounding.offset = Point(x: lxx * t.x + lxy * t.y + mean.x, y: lxy * t.x + lyy * t.y + mean.y)
     }
-    return aspect
+    return rounding
 }
 
 /// Resamples a path to `count` points equally spaced along its length, into `out`
