@@ -17,8 +17,23 @@ cd "$(dirname "$0")/.."
 SCRATCH=.build/asan
 skip="RecognitionTests\.(AccuracyTests|TemplateProtocolTests|TaughtShapeBesideBuiltInsTests)/|GestureCoreTests\.BuiltinShapeTests/"
 [ -n "${GESTURED_ASAN_ALL:-}" ] && skip='^$'
-swift build --build-tests --scratch-path "$SCRATCH" --sanitize=address \
-  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+# The build's output is kept: a warning in gestured's own sources or tests
+# fails the run (a fresh build, as CI's, compiles every file and shows them all;
+# an incremental one only those it compiles again).
+mkdir -p "$SCRATCH"
+log=$SCRATCH/build.log
+if ! swift build --build-tests --scratch-path "$SCRATCH" --sanitize=address \
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld > "$log" 2>&1; then
+  cat "$log"
+  exit 1
+fi
+cat "$log"
+own=$(grep -E '^/[^ ]*/(Sources|Tests)/[^ ]*:[0-9]+:[0-9]+: warning:' "$log" | grep -v '/\.build/' | sort -u || true)
+if [ -n "$own" ]; then
+  echo "asan.sh: the build warns; gestured builds without warnings:" >&2
+  echo "$own" >&2
+  exit 1
+fi
 SWIFT_BACKTRACE=enable=no \
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
