@@ -111,6 +111,7 @@ first_arm_max_deg = 115
 second_arm_min_deg = 20     # second arm's angle above horizontal
 second_arm_max_deg = 85
 max_arm_bend = 1.7          # path length / straight length of each arm
+max_other_corner_deg = 60   # sharpest turn anywhere but at the vertex (a checkmark has one corner)
 max_duration_ms = 3000
 simultaneous_with = ["pan", "long_press"]   # so may a checkmark: a slow first arm looks like a long press
 

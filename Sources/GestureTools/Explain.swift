@@ -511,7 +511,7 @@ private struct SVGCanvas {
             "circle: inner box (keep out)")
         legend(
             "<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>",
-            "circle: sharpest fifth of turns")
+            "sharpest turns (circle: its sharpest fifth; checkmark: a second corner)")
         legend(
             "<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>",
             "stroke bounding box")

@@ -309,6 +309,27 @@ struct BuiltinShapeTests {
         #expect(r.recognized == 0, "\(r.recognized)/600 taken for a checkmark")
     }
 
+    /// A checkmark has one corner. A W's second valley, or the cusp where a
+    /// hand-written v's lead-in turns down, is a corner of its own: measured
+    /// by arm chords alone, a W is a short first arm and a long second one,
+    /// and a written v's lead-in shortens its first arm.
+    @Test func aWOrAWrittenVIsNoCheckmark() {
+        let w = Self.run("checkmark", Self.checkmark, count: 400, seed: 19_05_63) { ShapeGenerator.zigzagW(&$0) }
+        #expect(w.recognized == 0, "\(w.recognized)/400 W's taken for a checkmark")
+        let v = Self.run("checkmark", Self.checkmark, count: 400, seed: 19_05_64) { ShapeGenerator.writtenV(&$0) }
+        #expect(v.recognized == 0, "\(v.recognized)/400 written v's taken for a checkmark")
+        // Without the rule, some of each pass.
+        var lenient = CheckmarkRecognizer.Parameters()
+        lenient.maxOtherCornerDegrees = 180
+        let wBefore = Self.run("checkmark", .checkmark(lenient), count: 400, seed: 19_05_63) {
+            ShapeGenerator.zigzagW(&$0)
+        }
+        let vBefore = Self.run("checkmark", .checkmark(lenient), count: 400, seed: 19_05_64) {
+            ShapeGenerator.writtenV(&$0)
+        }
+        #expect(wBefore.recognized + vBefore.recognized > 0)
+    }
+
     @Test func aFirstArmBackLeftGetsNoPassForAFlatSecondArm() {
         let r = Self.run("checkmark", Self.checkmark, count: 200, seed: 19_05_62) { g in
             // A delete mark's shape: down and back left (95–112°), then 1.45–1.7 ×

@@ -68,4 +68,62 @@ extension ShapeGenerator {
             up: g.uniform(55...75), corner: first * g.uniform(0...0.2), slant: g.uniform(-10...10),
             durationMS: g.uniform(250...900))
     }
+
+    /// A stroke through `corners` (mm, from the start at the origin), each
+    /// corner rounded with an arc of `radius` mm (at most 0.4 of the shorter
+    /// segment beside it), placed on the panel, drawn in `durationMS`.
+    static func polyline(_ g: inout SplitMix64, _ corners: [Point], radius: Double, durationMS: Double) -> [Point] {
+        var path = [corners[0]]
+        func lineTo(_ p: Point) {
+            let from = path[path.count - 1]
+            let n = max(1, Int(from.distance(to: p) / 0.05))
+            for i in 1...n { path.append(from + (p - from) * (Double(i) / Double(n))) }
+        }
+        for k in 1..<(corners.count - 1) {
+            let c = corners[k], before = corners[k - 1], after = corners[k + 1]
+            let back = min(radius, 0.4 * min(c.distance(to: before), c.distance(to: after)))
+            let a = c + (before - c) / c.distance(to: before) * back
+            let b = c + (after - c) / c.distance(to: after) * back
+            lineTo(a)
+            for i in 1...20 {
+                let t = Double(i) / 20
+                path.append(a * ((1 - t) * (1 - t)) + c * (2 * (1 - t) * t) + b * (t * t))
+            }
+        }
+        lineTo(corners[corners.count - 1])
+        var walk = Walk(path)
+        let total = walk.length
+        let origin = mm(70 + g.uniform(-10...10), 30 + g.uniform(-10...10))
+        let speed = ShapeGenerator.speed(&g)
+        let n = max(8, Int(durationMS / 10))
+        return (0...n).map { i in jitter(origin + walk.point(at: speed.progress(Double(i) / Double(n)) * total), &g) }
+    }
+
+    /// A W drawn as a zig-zag: down, up, down, up, each stroke 8–18 mm at
+    /// 55–80° from the horizontal, the last a little longer or shorter, the
+    /// corners rounded by up to 1.5 mm, in 400–1200 ms.
+    static func zigzagW(_ g: inout SplitMix64) -> [Point] {
+        var corners = [Point.zero]
+        for k in 0..<4 {
+            let length = g.uniform(8...18) * (k == 3 ? g.uniform(0.8...1.6) : 1)
+            let angle = g.uniform(55...80) * Double.pi / 180
+            let last = corners[corners.count - 1]
+            corners.append(last + Point(x: cos(angle), y: k % 2 == 0 ? sin(angle) : -sin(angle)) * length)
+        }
+        return polyline(&g, corners, radius: g.uniform(0...1.5), durationMS: g.uniform(400...1200))
+    }
+
+    /// A v written by hand: a lead-in up to the top of the first arm (0.3–0.7
+    /// of its length, 35–70° up), a cusp, then a V whose arms are 1.0–1.3 ×
+    /// each other, 55–75° from the horizontal; corners rounded by up to 1 mm,
+    /// in 350–1000 ms.
+    static func writtenV(_ g: inout SplitMix64) -> [Point] {
+        let arm = g.uniform(8...20)
+        let lead = arm * g.uniform(0.3...0.7), leadAngle = g.uniform(35...70) * Double.pi / 180
+        let down = g.uniform(55...75) * Double.pi / 180, up = g.uniform(55...75) * Double.pi / 180
+        let top = Point(x: cos(leadAngle), y: -sin(leadAngle)) * lead
+        let vertex = top + Point(x: cos(down), y: sin(down)) * arm
+        let end = vertex + Point(x: cos(up), y: -sin(up)) * (arm * g.uniform(1.0...1.3))
+        return polyline(&g, [.zero, top, vertex, end], radius: g.uniform(0...1), durationMS: g.uniform(350...1000))
+    }
 }

@@ -8,7 +8,8 @@
 /// (direction, length) and by how straight it is (path length / chord), never
 /// point by point. What tells a checkmark from a V is that the second arm is the
 /// longer one and rises higher than the first fell — or, when it is flat, runs
-/// farther right than the whole first arm is long.
+/// farther right than the whole first arm is long. And it has one corner: a W,
+/// or a v written with a lead-in, turns another.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
@@ -33,6 +34,10 @@ public final class CheckmarkRecognizer: Recognizer {
         public var secondArmMaxDegrees = 85.0
         /// Path length / chord of each arm, at most.
         public var maxArmBend = 1.7
+        /// Turning anywhere but at the vertex, at most (degrees over chords of
+        /// two samples either side): a checkmark has one corner. A √'s bar, a
+        /// W's second valley, a written v's lead-in turn a corner of their own.
+        public var maxOtherCornerDegrees = 60.0
         public var maxDuration = Millis(3000)
         public init() {}
     }
@@ -49,6 +54,8 @@ public final class CheckmarkRecognizer: Recognizer {
         /// The second arm rises `rise` × the first arm's drop and runs right `run` × its length.
         case rise(Double, min: Double, run: Double, minRun: Double)
         case bent(Double, Double, max: Double)
+        /// A second corner: turning `degrees` at `at` (0…1 along the stroke).
+        case secondCorner(Double, at: Double, max: Double)
     }
 
     public let kind = GestureKind.checkmark
@@ -145,8 +152,49 @@ public final class CheckmarkRecognizer: Recognizer {
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .bent(bend1, bend2, max: parameters.maxArmBend)
         }
+        if let corner = otherCorner(first: first, vertex: v, last: last, length: pathLength(first, last)) {
+            e.corners = [samples[corner.at]]
+            return .secondCorner(
+                corner.degrees, at: Double(corner.at - first) / Double(max(last - first, 1)), max: corner.limit)
+        }
         return nil
     }
+
+    /// The sharpest turn away from the vertex's corner, if sharper than
+    /// `maxOtherCornerDegrees`: measured over chords of at least
+    /// `cornerChordMM` (so that a sensor's jitter on a small stroke makes no
+    /// corner), outside the vertex's own corner — the run of samples about it
+    /// that turn at least `cornerFloorDegrees` (a rounded corner turns over
+    /// several). Near the ends (`cornerEndFraction` of the stroke and a chord),
+    /// where a hook too gentle to be cut off turns, only a turn back
+    /// (`cuspDegrees`) counts: a written v's lead-in.
+    private func otherCorner(first: Int, vertex v: Int, last: Int, length: Double) -> (
+        at: Int, degrees: Double, limit: Double
+    )? {
+        let spacing = length / Double(max(last - first, 1))
+        let span = max(2, Int((CheckmarkRecognizer.cornerChordMM / max(spacing, 0.001)).rounded(.up)))
+        guard first + span <= last - span else { return nil }
+        let end = span + Int((Double(last - first) * CheckmarkRecognizer.cornerEndFraction).rounded(.up))
+        func turn(_ i: Int) -> Double { turningDegrees(samples, at: i, span: span) }
+        var left = min(max(v, first + span), last - span), right = left
+        while left > first + span && turn(left - 1) >= CheckmarkRecognizer.cornerFloorDegrees { left -= 1 }
+        while right < last - span && turn(right + 1) >= CheckmarkRecognizer.cornerFloorDegrees { right += 1 }
+        var sharpest: (at: Int, degrees: Double, limit: Double)?
+        for i in (first + span)...(last - span) where i < left || i > right {
+            let t = turn(i)
+            let nearEnd = i < first + end || i > last - end
+            let limit =
+                nearEnd
+                ? max(CheckmarkRecognizer.cuspDegrees, parameters.maxOtherCornerDegrees)
+                : parameters.maxOtherCornerDegrees
+            if t > limit && t > (sharpest?.degrees ?? 0) { sharpest = (i, t, limit) }
+        }
+        return sharpest
+    }
+    static let cornerChordMM = 2.0
+    static let cornerFloorDegrees = 15.0
+    static let cornerEndFraction = 0.12
+    static let cuspDegrees = 100.0
 
     private func pathLength(_ from: Int, _ to: Int) -> Double {
         var len = 0.0
@@ -189,6 +237,9 @@ extension CheckmarkRecognizer.Parameters {
             .number(
                 "second_arm_max_deg", \.secondArmMaxDegrees, -90...180, "second arm's largest angle above horizontal"),
             .number("max_arm_bend", \.maxArmBend, 1...10, "path length / straight length of each arm"),
+            .number(
+                "max_other_corner_deg", \.maxOtherCornerDegrees, 0...180,
+                "sharpest turn anywhere but at the vertex (a checkmark has one corner)"),
             .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a checkmark may take"),
         ]
     }
