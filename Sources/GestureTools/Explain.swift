@@ -505,13 +505,13 @@ private struct SVGCanvas {
             "circle: fitted circle, + centre")
         legend(
             "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"\(cc)\" stroke-width=\"2\" stroke-dasharray=\"2,3\"/>",
-            "circle: its ellipse, measured as an oval")
+            "circle: ellipse, as an oval")
         legend(
             "<rect x=\"4\" y=\"-6\" width=\"16\" height=\"12\" fill=\"\(cc)\" fill-opacity=\"0.1\" stroke=\"\(cc)\"/>",
             "circle: inner box (keep out)")
         legend(
             "<circle cx=\"12\" cy=\"0\" r=\"4.5\" fill=\"\(cc)\" fill-opacity=\"0.5\"/>",
-            "sharpest turns (circle: its sharpest fifth; checkmark: a second corner)")
+            "sharpest turns (circle, checkmark)")
         legend(
             "<rect x=\"2\" y=\"-6\" width=\"20\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"2,3\"/>",
             "stroke bounding box")
