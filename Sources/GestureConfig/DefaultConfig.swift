@@ -112,6 +112,7 @@ second_arm_min_deg = 20     # second arm's angle above horizontal
 second_arm_max_deg = 85
 max_arm_bend = 1.7          # path length / straight length of each arm
 max_other_corner_deg = 60   # sharpest turn anywhere but at the vertex (a checkmark has one corner)
+max_second_arm_bow = 0.25   # second arm's farthest point from its chord / its length (past the corner, short of a lift hook)
 max_duration_ms = 3000
 simultaneous_with = ["pan", "long_press"]   # so may a checkmark: a slow first arm looks like a long press
 

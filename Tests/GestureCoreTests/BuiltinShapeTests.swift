@@ -321,6 +321,7 @@ struct BuiltinShapeTests {
         // Without the rule, some of each pass.
         var lenient = CheckmarkRecognizer.Parameters()
         lenient.maxOtherCornerDegrees = 180
+        lenient.maxSecondArmBow = 10
         let wBefore = Self.run("checkmark", .checkmark(lenient), count: 400, seed: 19_05_63) {
             ShapeGenerator.zigzagW(&$0)
         }
@@ -328,6 +329,21 @@ struct BuiltinShapeTests {
             ShapeGenerator.writtenV(&$0)
         }
         #expect(wBefore.recognized + vBefore.recognized > 0)
+    }
+
+    /// A checkmark's long arm is one straight stroke. A √'s chord runs from
+    /// the vertex to the end of its bar, and the bar bends that arm gently
+    /// enough for `max_arm_bend`; its rounded top turns less than a corner.
+    @Test func aSquareRootIsNoCheckmark() {
+        let r = Self.run("checkmark", Self.checkmark, count: 400, seed: 19_05_65) { ShapeGenerator.squareRoot(&$0) }
+        var lenient = CheckmarkRecognizer.Parameters()
+        lenient.maxSecondArmBow = 10
+        let before = Self.run("checkmark", .checkmark(lenient), count: 400, seed: 19_05_65) {
+            ShapeGenerator.squareRoot(&$0)
+        }
+        // 3 of 400 (296 without the bow: the rest turn a second corner).
+        #expect(r.recognized <= 4, "\(r.recognized)/400 taken for a checkmark (\(before.recognized) without the bow)")
+        #expect(before.recognized >= 200)
     }
 
     @Test func aFirstArmBackLeftGetsNoPassForAFlatSecondArm() {

@@ -126,4 +126,17 @@ extension ShapeGenerator {
         let end = vertex + Point(x: cos(up), y: -sin(up)) * (arm * g.uniform(1.0...1.3))
         return polyline(&g, [.zero, top, vertex, end], radius: g.uniform(0...1), durationMS: g.uniform(350...1000))
     }
+
+    /// A √: a short tick down (3–8 mm at 40–70°), the rising arm 2–3.5 × as
+    /// long at 60–80° up, then the bar along the top, 0.8–1.2 × the rising arm,
+    /// within 5° of level; corners rounded by up to 1.5 mm, in 400–1100 ms.
+    static func squareRoot(_ g: inout SplitMix64) -> [Point] {
+        let tick = g.uniform(3...8), down = g.uniform(40...70) * Double.pi / 180
+        let rise = tick * g.uniform(2...3.5), up = g.uniform(60...80) * Double.pi / 180
+        let bar = rise * g.uniform(0.8...1.2), level = g.uniform(-5...5) * Double.pi / 180
+        let vertex = Point(x: cos(down), y: sin(down)) * tick
+        let top = vertex + Point(x: cos(up), y: -sin(up)) * rise
+        let end = top + Point(x: cos(level), y: sin(level)) * bar
+        return polyline(&g, [.zero, vertex, top, end], radius: g.uniform(0...1.5), durationMS: g.uniform(400...1100))
+    }
 }

@@ -8,8 +8,8 @@
 /// (direction, length) and by how straight it is (path length / chord), never
 /// point by point. What tells a checkmark from a V is that the second arm is the
 /// longer one and rises higher than the first fell — or, when it is flat, runs
-/// farther right than the whole first arm is long. And it has one corner: a W,
-/// or a v written with a lead-in, turns another.
+/// farther right than the whole first arm is long. And it has one corner (a W,
+/// or a v written with a lead-in, turns another) and a straight long arm.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
@@ -38,6 +38,10 @@ public final class CheckmarkRecognizer: Recognizer {
         /// two samples either side): a checkmark has one corner. A √'s bar, a
         /// W's second valley, a written v's lead-in turn a corner of their own.
         public var maxOtherCornerDegrees = 60.0
+        /// The second arm, past the vertex's corner and short of a lift hook,
+        /// strays from its chord at most this part of the chord's length: a
+        /// checkmark's long arm is one straight stroke; a √ runs on along its bar.
+        public var maxSecondArmBow = 0.25
         public var maxDuration = Millis(3000)
         public init() {}
     }
@@ -56,6 +60,8 @@ public final class CheckmarkRecognizer: Recognizer {
         case bent(Double, Double, max: Double)
         /// A second corner: turning `degrees` at `at` (0…1 along the stroke).
         case secondCorner(Double, at: Double, max: Double)
+        /// The second arm strays `bow` × its length from its chord.
+        case secondArmBows(Double, max: Double)
     }
 
     public let kind = GestureKind.checkmark
@@ -152,36 +158,59 @@ public final class CheckmarkRecognizer: Recognizer {
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .bent(bend1, bend2, max: parameters.maxArmBend)
         }
-        if let corner = otherCorner(first: first, vertex: v, last: last, length: pathLength(first, last)) {
-            e.corners = [samples[corner.at]]
+        let length = pathLength(first, last)
+        let span = max(
+            2, Int((CheckmarkRecognizer.cornerChordMM * Double(max(last - first, 1)) / max(length, 0.001)).rounded(.up))
+        )
+        guard first + span <= last - span else { return nil }
+        let corner = vertexCorner(first: first, vertex: v, last: last, span: span)
+        if let other = otherCorner(first: first, last: last, span: span, outside: corner) {
+            e.corners = [samples[other.at]]
             return .secondCorner(
-                corner.degrees, at: Double(corner.at - first) / Double(max(last - first, 1)), max: corner.limit)
+                other.degrees, at: Double(other.at - first) / Double(max(last - first, 1)), max: other.limit)
         }
+        // The second arm from where the corner ends to short of a lift hook.
+        let stop = max(
+            corner.upperBound + 1, last - Int((Double(last - first) * CheckmarkRecognizer.liftFraction).rounded(.up)))
+        let from = samples[corner.upperBound], to = samples[min(stop, last)]
+        var bow = 0.0
+        for i in corner.upperBound...min(stop, last) { bow = max(bow, distance(from: samples[i], toSegment: from, to)) }
+        bow /= max(from.distance(to: to), 0.001)
+        if bow > parameters.maxSecondArmBow { return .secondArmBows(bow, max: parameters.maxSecondArmBow) }
         return nil
     }
 
-    /// The sharpest turn away from the vertex's corner, if sharper than
-    /// `maxOtherCornerDegrees`: measured over chords of at least
+    /// The vertex's own corner: the run of samples about it that turn at least
+    /// `cornerFloorDegrees` over chords of `span` samples (a rounded corner
+    /// turns over several).
+    private func vertexCorner(first: Int, vertex v: Int, last: Int, span: Int) -> ClosedRange<Int> {
+        var left = min(max(v, first + span), last - span), right = left
+        while left > first + span
+            && turningDegrees(samples, at: left - 1, span: span) >= CheckmarkRecognizer.cornerFloorDegrees
+        {
+            left -= 1
+        }
+        while right < last - span
+            && turningDegrees(samples, at: right + 1, span: span) >= CheckmarkRecognizer.cornerFloorDegrees
+        {
+            right += 1
+        }
+        return left...right
+    }
+
+    /// The sharpest turn outside the vertex's corner, if sharper than
+    /// `maxOtherCornerDegrees`: over chords of `span` samples, at least
     /// `cornerChordMM` (so that a sensor's jitter on a small stroke makes no
-    /// corner), outside the vertex's own corner — the run of samples about it
-    /// that turn at least `cornerFloorDegrees` (a rounded corner turns over
-    /// several). Near the ends (`cornerEndFraction` of the stroke and a chord),
+    /// corner). Near the ends (`cornerEndFraction` of the stroke and a chord),
     /// where a hook too gentle to be cut off turns, only a turn back
     /// (`cuspDegrees`) counts: a written v's lead-in.
-    private func otherCorner(first: Int, vertex v: Int, last: Int, length: Double) -> (
+    private func otherCorner(first: Int, last: Int, span: Int, outside corner: ClosedRange<Int>) -> (
         at: Int, degrees: Double, limit: Double
     )? {
-        let spacing = length / Double(max(last - first, 1))
-        let span = max(2, Int((CheckmarkRecognizer.cornerChordMM / max(spacing, 0.001)).rounded(.up)))
-        guard first + span <= last - span else { return nil }
         let end = span + Int((Double(last - first) * CheckmarkRecognizer.cornerEndFraction).rounded(.up))
-        func turn(_ i: Int) -> Double { turningDegrees(samples, at: i, span: span) }
-        var left = min(max(v, first + span), last - span), right = left
-        while left > first + span && turn(left - 1) >= CheckmarkRecognizer.cornerFloorDegrees { left -= 1 }
-        while right < last - span && turn(right + 1) >= CheckmarkRecognizer.cornerFloorDegrees { right += 1 }
         var sharpest: (at: Int, degrees: Double, limit: Double)?
-        for i in (first + span)...(last - span) where i < left || i > right {
-            let t = turn(i)
+        for i in (first + span)...(last - span) where !corner.contains(i) {
+            let t = turningDegrees(samples, at: i, span: span)
             let nearEnd = i < first + end || i > last - end
             let limit =
                 nearEnd
@@ -195,6 +224,8 @@ public final class CheckmarkRecognizer: Recognizer {
     static let cornerFloorDegrees = 15.0
     static let cornerEndFraction = 0.12
     static let cuspDegrees = 100.0
+    /// The end of the stroke a lift hook may bend, left out of the second arm's bow.
+    static let liftFraction = 0.08
 
     private func pathLength(_ from: Int, _ to: Int) -> Double {
         var len = 0.0
@@ -240,6 +271,10 @@ extension CheckmarkRecognizer.Parameters {
             .number(
                 "max_other_corner_deg", \.maxOtherCornerDegrees, 0...180,
                 "sharpest turn anywhere but at the vertex (a checkmark has one corner)"),
+            .number(
+                "max_second_arm_bow", \.maxSecondArmBow, 0...10,
+                "second arm's farthest point from its chord / the chord's length (past the corner, short of a lift hook)"
+            ),
             .millis("max_duration_ms", \.maxDuration, 100...60_000, "longest a checkmark may take"),
         ]
     }

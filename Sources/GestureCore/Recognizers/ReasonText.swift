@@ -138,6 +138,9 @@ extension Reason: CustomStringConvertible {
                     "second arm rises \(n.fixed(ratio, 2, vs: min))× the first arm's drop < \(n.fixed(min, 2, vs: ratio))× and runs right \(n.fixed(run, 2, vs: minRun))× its length < \(n.fixed(minRun, 2, vs: run))×"
             case .bent(let first, let second, let max):
                 return "arms bend: path/chord \(n.fixed(first, 2)) and \(n.fixed(second, 2)), max \(n.fixed(max, 2))"
+            case .secondArmBows(let bow, let max):
+                return
+                    "second arm strays \(n.fixed(bow, 2, vs: max))× its length from straight > \(n.fixed(max, 2, vs: bow))×"
             case .secondCorner(let degrees, let at, let max):
                 return
                     "turns a second corner: \(n.fixed(degrees, 0, vs: max))° \(n.fixed(at * 100, 0))% along > \(n.fixed(max, 0, vs: degrees))°"
