@@ -34,9 +34,10 @@ public final class CheckmarkRecognizer: Recognizer {
         public var secondArmMaxDegrees = 85.0
         /// Path length / chord of each arm, at most.
         public var maxArmBend = 1.7
-        /// Turning anywhere but at the vertex, at most (degrees over chords of
-        /// two samples either side): a checkmark has one corner. A √'s bar, a
-        /// W's second valley, a written v's lead-in turn a corner of their own.
+        /// Turning anywhere but at the vertex's corner, at most (degrees,
+        /// between chords of 2 mm or more; near the ends only a turn back
+        /// counts): a checkmark has one corner. A W's second valley and a
+        /// written v's lead-in turn a corner of their own.
         public var maxOtherCornerDegrees = 60.0
         /// The second arm, past the vertex's corner and short of a lift hook,
         /// strays from its chord at most this part of the chord's length: a
