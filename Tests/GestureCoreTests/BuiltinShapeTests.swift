@@ -95,9 +95,22 @@ struct BuiltinShapeTests {
         let oval = CircleRecognizer.Oval(aspect: 0.4987, error: 0.05, tolerance: 0.09, minAspect: 0.5)
         let text = Reason.circle(.fitError(0.2031, tolerance: 0.2, oval: oval)).description
         #expect(text.hasPrefix("fit error 0.203 > tolerance 0.200; as an oval, aspect 0.499 < 0.500"), "\(text)")
-        let rise = Reason.checkmark(.rise(1.4999, min: 1.5, run: 0.8, minRun: 1.0)).description
+        let rise = Reason.checkmark(
+            .rise(1.4999, min: 1.5, run: 0.8, minRun: 1.0, endsAbove: true, firstGoesRight: true)
+        ).description
         #expect(rise.contains("rises 1.4999× the first arm's drop < 1.5000×"), "\(rise)")
         #expect(rise.contains("runs right 0.80× its length < 1.00×"), "\(rise)")
+        // A run far enough that did not count says why.
+        let level = Reason.checkmark(
+            .rise(0.95, min: 1.5, run: 2.12, minRun: 1.0, endsAbove: false, firstGoesRight: true)
+        ).description
+        #expect(
+            level.hasSuffix("; it runs right 2.12× the first arm's length, but ends no higher than it began"),
+            "\(level)")
+        let left = Reason.checkmark(
+            .rise(1.2, min: 1.5, run: 1.3, minRun: 1.0, endsAbove: true, firstGoesRight: false)
+        ).description
+        #expect(left.hasSuffix("but its first arm goes left"), "\(left)")
         // Numbers that differ at the usual precision keep it.
         #expect(Reason.circle(.radius(4.2, min: 6)).description == "radius 4.2 mm < 6.0 mm")
         #expect(Reason.circle(.radius(5.98, min: 6)).description == "radius 5.98 mm < 6.00 mm")
@@ -329,6 +342,21 @@ struct BuiltinShapeTests {
             ShapeGenerator.writtenV(&$0)
         }
         #expect(wBefore.recognized + vBefore.recognized > 0)
+    }
+
+    /// Where a finger lands on a small checkmark it may leave a hook that
+    /// turns back into the first arm, beyond the tenth of the stroke cut as a
+    /// hook. A turn back near the start counts as a written v's lead-in only
+    /// 2.5 mm or more from the start: a landing is within that.
+    @Test func aSmallCheckmarkWithALandingIsACheckmark() {
+        let r = Self.run("checkmark", Self.checkmark, count: 400, seed: 19_05_66) {
+            ShapeGenerator.smallCheckmarkWithALanding(&$0)
+        }
+        // 252 of 400 without the 2.5 mm (115 "turn a second corner"). The 33
+        // left fail `max_arm_bend`: the settling's jitter lengthens a short
+        // first arm's path, as it did before the corner rule.
+        #expect(r.failures.keys.allSatisfy { !$0.hasPrefix("turns a second") }, "\(r.failures)")
+        #expect(r.recognized >= 360, "\(r.recognized)/400, failed: \(r.failures)")
     }
 
     /// A checkmark's long arm is one straight stroke. A √'s chord runs from

@@ -139,4 +139,24 @@ extension ShapeGenerator {
         let end = top + Point(x: cos(level), y: sin(level)) * bar
         return polyline(&g, [.zero, vertex, top, end], radius: g.uniform(0...1.5), durationMS: g.uniform(400...1100))
     }
+
+    /// A small checkmark (first arm 3–6 mm at 35–70° down, the second 1.8–3 ×
+    /// as long at 40–65° up) whose finger landed 0.4–1.4 mm off its start,
+    /// ahead of where the first arm goes, settling there for 3–10 frames, so
+    /// that the stroke begins by turning back 100–180° into it: a landing, not
+    /// a lead-in.
+    static func smallCheckmarkWithALanding(_ g: inout SplitMix64) -> [Point] {
+        let first = g.uniform(3...6), down = g.uniform(35...70)
+        let stroke = vee(
+            &g, first: first, down: down, second: first * g.uniform(1.8...3), up: g.uniform(40...65),
+            armMS: 80...300)
+        let d = down * Double.pi / 180
+        let back = g.uniform(0...80) * (g.unit() < 0.5 ? -1.0 : 1.0) * Double.pi / 180
+        let length = g.uniform(0.4...1.4)
+        let landing = stroke[0] + Point(x: cos(d + back), y: sin(d + back)) * length
+        // The finger settles for a few frames (jittering 0.15 mm), then moves.
+        let settle = (0..<Int(g.uniform(3...10))).map { _ in jitter(landing, &g, mm: 0.15) }
+        let hook = (0..<3).map { i in jitter(landing + (stroke[0] - landing) * (Double(i) / 3), &g, mm: 0.05) }
+        return settle + hook + stroke
+    }
 }

@@ -56,8 +56,10 @@ public final class CheckmarkRecognizer: Recognizer {
         case secondArmAngle(Double, min: Double, max: Double)
         case armRatioLow(Double, min: Double)
         case armRatioHigh(Double, max: Double)
-        /// The second arm rises `rise` × the first arm's drop and runs right `run` × its length.
-        case rise(Double, min: Double, run: Double, minRun: Double)
+        /// The second arm rises `rise` × the first arm's drop and runs right
+        /// `run` × its length; a run far enough still asks that the stroke end
+        /// above its start, after a first arm that went right.
+        case rise(Double, min: Double, run: Double, minRun: Double, endsAbove: Bool, firstGoesRight: Bool)
         case bent(Double, Double, max: Double)
         /// A second corner: turning `degrees` at `at` (0…1 along the stroke).
         case secondCorner(Double, at: Double, max: Double)
@@ -150,9 +152,12 @@ public final class CheckmarkRecognizer: Recognizer {
         }
         let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
         let run = b.x / max(a.length, 0.001)
-        let flatSecondArm = run >= parameters.minRunRatio && end.y < start.y && a.x > 0
+        let endsAbove = end.y < start.y, firstGoesRight = a.x > 0
+        let flatSecondArm = run >= parameters.minRunRatio && endsAbove && firstGoesRight
         if rise < parameters.minRiseRatio && !flatSecondArm {
-            return .rise(rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio)
+            return .rise(
+                rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio, endsAbove: endsAbove,
+                firstGoesRight: firstGoesRight)
         }
         let bend1 = pathLength(first, v) / max(a.length, 0.001)
         let bend2 = pathLength(v, last) / max(b.length, 0.001)
@@ -203,20 +208,23 @@ public final class CheckmarkRecognizer: Recognizer {
     /// `maxOtherCornerDegrees`: over chords of `span` samples, at least
     /// `cornerChordMM` (so that a sensor's jitter on a small stroke makes no
     /// corner). Near the ends (`cornerEndFraction` of the stroke and a chord),
-    /// where a hook too gentle to be cut off turns, only a turn back
-    /// (`cuspDegrees`) counts: a written v's lead-in.
+    /// where a landing hook or a lift flick turns that was not cut off, none
+    /// counts but a turn back (`cuspDegrees`) near the start at least
+    /// `leadInMM` from it: a written v's lead-in.
     private func otherCorner(first: Int, last: Int, span: Int, outside corner: ClosedRange<Int>) -> (
         at: Int, degrees: Double, limit: Double
     )? {
         let end = span + Int((Double(last - first) * CheckmarkRecognizer.cornerEndFraction).rounded(.up))
         var sharpest: (at: Int, degrees: Double, limit: Double)?
-        for i in (first + span)...(last - span) where !corner.contains(i) {
+        for i in (first + span)...(last - end) where !corner.contains(i) {
+            var limit = parameters.maxOtherCornerDegrees
+            if i < first + end {
+                // A lead-in: a turn back farther from the start than a
+                // landing finger's blob or hook reaches.
+                guard samples[first].distance(to: samples[i]) >= CheckmarkRecognizer.leadInMM else { continue }
+                limit = max(CheckmarkRecognizer.cuspDegrees, limit)
+            }
             let t = turningDegrees(samples, at: i, span: span)
-            let nearEnd = i < first + end || i > last - end
-            let limit =
-                nearEnd
-                ? max(CheckmarkRecognizer.cuspDegrees, parameters.maxOtherCornerDegrees)
-                : parameters.maxOtherCornerDegrees
             if t > limit && t > (sharpest?.degrees ?? 0) { sharpest = (i, t, limit) }
         }
         return sharpest
@@ -225,6 +233,7 @@ public final class CheckmarkRecognizer: Recognizer {
     static let cornerFloorDegrees = 15.0
     static let cornerEndFraction = 0.12
     static let cuspDegrees = 100.0
+    static let leadInMM = 2.5
     /// The end of the stroke a lift hook may bend, left out of the second arm's bow.
     static let liftFraction = 0.08
 

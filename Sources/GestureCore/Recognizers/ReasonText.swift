@@ -133,9 +133,17 @@ extension Reason: CustomStringConvertible {
                 return "second arm \(n.fixed(ratio, 2, vs: min))× the first < \(n.fixed(min, 2, vs: ratio))×"
             case .armRatioHigh(let ratio, let max):
                 return "second arm \(n.fixed(ratio, 2, vs: max))× the first > \(n.fixed(max, 2, vs: ratio))×"
-            case .rise(let ratio, let min, let run, let minRun):
-                return
-                    "second arm rises \(n.fixed(ratio, 2, vs: min))× the first arm's drop < \(n.fixed(min, 2, vs: ratio))× and runs right \(n.fixed(run, 2, vs: minRun))× its length < \(n.fixed(minRun, 2, vs: run))×"
+            case .rise(let ratio, let min, let run, let minRun, let endsAbove, let firstGoesRight):
+                let rises =
+                    "second arm rises \(n.fixed(ratio, 2, vs: min))× the first arm's drop < \(n.fixed(min, 2, vs: ratio))×"
+                if run < minRun {
+                    return rises
+                        + " and runs right \(n.fixed(run, 2, vs: minRun))× its length < \(n.fixed(minRun, 2, vs: run))×"
+                }
+                // `run` was far enough: the stroke ended no higher than it began, or
+                // its first arm went left (both are asked of a flat second arm).
+                let but = !endsAbove || firstGoesRight ? "ends no higher than it began" : "its first arm goes left"
+                return rises + "; it runs right \(n.fixed(run, 2))× the first arm's length, but \(but)"
             case .bent(let first, let second, let max):
                 return "arms bend: path/chord \(n.fixed(first, 2)) and \(n.fixed(second, 2)), max \(n.fixed(max, 2))"
             case .secondArmBows(let bow, let max):
