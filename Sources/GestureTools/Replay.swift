@@ -61,20 +61,20 @@ public enum Replay {
             described = d
             return d
         }
-        var events = 0
+        var sawEvent = false
         do {
             while let line = try next() {
                 guard let e = try parser.parse(line: line) else { continue }
                 _ = try describeOnce()
                 try event(e)
-                events += 1
+                sawEvent = true
             }
         } catch let error as EvemuRecording.ParseError {
             throw Failure("\(source):\(error.line): \(error.message)")
         } catch let error as LineReader.LineTooLong {
             throw Failure("\(source):\(error.line): longer than \(LineReader.maxLine) bytes; not an evemu recording")
         }
-        if events == 0 {
+        if !sawEvent {
             // A device description alone (a .desc given where the recording
             // goes) would replay as silence: say so instead.
             if parser.device?.axes.isEmpty == false {

@@ -229,7 +229,7 @@ public final class CircleRecognizer: Recognizer {
             let (o, ellipse) = ovalFit(path)
             oval = o
             asOval = o.aspect >= o.minAspect && o.error <= o.tolerance
-            e.oval = (o.aspect, o.error, asCircle: fitError, ellipse())
+            e.oval = (o.aspect, o.error, asCircle: fitError, ellipse)
             e.notes.append(
                 "\(asOval ? "an oval" : "not an oval"): aspect \(formatFixed(o.aspect, decimals: 2)), \(formatFixed(o.error, decimals: 3)) from its ellipse (as a circle \(formatFixed(fitError, decimals: 3)))"
             )
@@ -326,25 +326,22 @@ public final class CircleRecognizer: Recognizer {
     /// The stroke measured as an oval: its aspect, and how far it lies from its
     /// ellipse (the RMS distance from the circle fitted to it made round,
     /// relative to that circle's radius).
-    private func ovalFit(_ path: ArraySlice<Point>) -> (Oval, ellipse: () -> [Point]) {
+    private func ovalFit(_ path: ArraySlice<Point>) -> (Oval, ellipse: [Point]) {
         let rounding = roundOval(path, into: &rounded)
         var error = Double.infinity
-        let circle = taubinCircleFit(rounded)
-        if let (c, r) = circle, r > 0 { error = radialFitError(rounded, center: c, radius: r) }
+        var ellipse: [Point] = []
+        if let (c, r) = taubinCircleFit(rounded), r > 0 {
+            error = radialFitError(rounded, center: c, radius: r)
+            // The ellipse: the circle fitted to the rounded stroke, unrounded.
+            ellipse = (0..<CircleRecognizer.ellipsePoints).map { i in
+                let a = 2 * Double.pi * Double(i) / Double(CircleRecognizer.ellipsePoints)
+                return rounding.unrounded(c + Point(x: cos(a), y: sin(a)) * r)
+            }
+        }
         let oval = Oval(
             aspect: rounding.aspect, error: error, tolerance: parameters.ovalTolerance,
             minAspect: parameters.minOvalAspect)
-        // The ellipse: the circle fitted to the rounded stroke, unrounded.
-        return (
-            oval,
-            {
-                guard let (c, r) = circle else { return [] }
-                return (0..<CircleRecognizer.ellipsePoints).map { i in
-                    let a = 2 * Double.pi * Double(i) / Double(CircleRecognizer.ellipsePoints)
-                    return rounding.unrounded(c + Point(x: cos(a), y: sin(a)) * r)
-                }
-            }
-        )
+        return (oval, ellipse)
     }
 
     /// Points of the ellipse an oval's evidence draws.
