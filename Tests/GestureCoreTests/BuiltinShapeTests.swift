@@ -374,6 +374,30 @@ struct BuiltinShapeTests {
         #expect(before.recognized >= 200)
     }
 
+    /// With `min_length_mm` 0 a checkmark of a few millimetres is judged too:
+    /// its corner is measured over chords of 2 mm, a large part of it, and the
+    /// measure must stay within the stroke (it once ran past it and trapped).
+    @Test func aTinyCheckmarkIsJudgedWithoutTrapping() {
+        var p = CheckmarkRecognizer.Parameters()
+        p.minLengthMM = 0
+        var recognized = 0
+        for size in stride(from: 2.0, through: 8.0, by: 0.1) {
+            let points = (0...40).map { i -> Point in
+                let t = Double(i) / 40
+                let first = size / 3
+                let vertex = Point(x: first * 0.6, y: first * 0.8)
+                return t < 1.0 / 3
+                    ? mm(100, 50) + vertex * (t * 3)
+                    : mm(100, 50) + vertex + Point(x: 0.6, y: -0.8) * (2 * first * (t - 1.0 / 3) * 1.5)
+            }
+            let s = Scenario([recognizer("checkmark", .checkmark(p))], recording: false)
+            s.stroke(points, frameMS: 10)
+            if s.log.contains("checkmark recognized") { recognized += 1 }
+        }
+        // Two straight arms meeting at one corner: a checkmark at every size.
+        #expect(recognized == 61, "\(recognized)/61")
+    }
+
     @Test func aFirstArmBackLeftGetsNoPassForAFlatSecondArm() {
         let r = Self.run("checkmark", Self.checkmark, count: 200, seed: 19_05_62) { g in
             // A delete mark's shape: down and back left (95–112°), then 1.45–1.7 ×

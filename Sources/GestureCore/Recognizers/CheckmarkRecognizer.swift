@@ -215,6 +215,8 @@ public final class CheckmarkRecognizer: Recognizer {
         at: Int, degrees: Double, limit: Double
     )? {
         let end = span + Int((Double(last - first) * CheckmarkRecognizer.cornerEndFraction).rounded(.up))
+        // A stroke of a few millimetres (`min_length_mm` lowered) may be all ends.
+        guard first + span <= last - end else { return nil }
         var sharpest: (at: Int, degrees: Double, limit: Double)?
         for i in (first + span)...(last - end) where !corner.contains(i) {
             var limit = parameters.maxOtherCornerDegrees
