@@ -59,8 +59,10 @@ public final class SocketServer {
         var deferred: [ClientSession.Action] = []
         /// Set once the client is being closed: the deadline for its last lines.
         var closingDeadline: EventTime?
-        /// Until its first line: when it is closed for sending none.
-        var silentUntil: EventTime?
+        /// When it is closed if it has sent no line by then (`silentUntil`).
+        var firstLineDue = EventTime.zero
+        /// The deadline for its first line, while it has sent none.
+        var silentUntil: EventTime? { session.linesReceived == 0 ? firstLineDue : nil }
         var watched: (readable: Bool, writable: Bool)?
         /// Lines were queued since the last `flushPublished()`.
         var published = false
@@ -212,7 +214,7 @@ public final class SocketServer {
             SocketSys.setSendBuffer(fd, bytes: limits.socketSendBuffer)
             connectionLine("socket: client \(id) connected: \(who)")
             let c = Client(fd: fd, id: id, cred: cred, limits: limits)
-            c.silentUntil = clock() + limits.firstLineWithin
+            c.firstLineDue = clock() + limits.firstLineWithin
             clients[fd] = c
             clientList.append(c)
             // The first line: queued whatever the bounds (an empty queue takes any line).
@@ -302,7 +304,6 @@ public final class SocketServer {
             }
             if n > 0 {
                 apply(c.session.received(buffer[0..<n]), to: c)
-                if c.session.linesReceived > 0 { c.silentUntil = nil }
                 if clients[c.fd] == nil { return }
             } else {
                 apply(c.session.endOfInput(), to: c)
@@ -537,7 +538,6 @@ public final class SocketServer {
 
     /// Closes a client that sent no line within `firstLineWithin` of connecting.
     private func closeSilent(_ c: Client) {
-        c.silentUntil = nil
         let seconds = formatFixed(Double(limits.firstLineWithin.value) / 1000, decimals: 0)
         connectionLine(
             "socket: client \(c.id) (pid \(c.cred.pid)) closed: no request within \(seconds) s of connecting")
@@ -618,7 +618,7 @@ public final class SocketServer {
             if let d = c.closingDeadline, d <= now {
                 remove(c, reason: "did not read its final line within the grace time")
             } else if c.closingDeadline == nil, let d = c.silentUntil, d <= now {
-                if c.session.linesReceived > 0 { c.silentUntil = nil } else { closeSilent(c) }
+                closeSilent(c)
             }
         }
     }
