@@ -159,14 +159,17 @@ public final class CheckmarkRecognizer: Recognizer {
                 rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio, endsAbove: endsAbove,
                 firstGoesRight: firstGoesRight)
         }
-        let bend1 = pathLength(first, v) / max(a.length, 0.001)
-        let bend2 = pathLength(v, last) / max(b.length, 0.001)
+        let path1 = pathLength(first, v), path2 = pathLength(v, last)
+        let bend1 = path1 / max(a.length, 0.001)
+        let bend2 = path2 / max(b.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .bent(bend1, bend2, max: parameters.maxArmBend)
         }
-        let length = pathLength(first, last)
         let span = max(
-            2, Int((CheckmarkRecognizer.cornerChordMM * Double(max(last - first, 1)) / max(length, 0.001)).rounded(.up))
+            2,
+            Int(
+                (CheckmarkRecognizer.cornerChordMM * Double(max(last - first, 1)) / max(path1 + path2, 0.001)).rounded(
+                    .up))
         )
         guard first + span <= last - span else { return nil }
         let corner = vertexCorner(first: first, vertex: v, last: last, span: span)
