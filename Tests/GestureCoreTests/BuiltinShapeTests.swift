@@ -322,6 +322,17 @@ struct BuiltinShapeTests {
         #expect(r.recognized == 0, "\(r.recognized)/600 taken for a checkmark")
     }
 
+    /// A round bottom cuts off both arms of a V short of where they meet, by
+    /// as much from each: measured from the stroke's lowest point, a V whose
+    /// arms are 1.2 : 1 becomes 1.5 : 1.
+    @Test func aVWithARoundBottomIsNoCheckmark() {
+        let r = Self.run("checkmark", Self.checkmark, count: 600, seed: 19_05_67) {
+            ShapeGenerator.roundBottomedV(&$0)
+        }
+        // With the arms measured to the lowest point, 6.
+        #expect(r.recognized <= 1, "\(r.recognized)/600 taken for a checkmark")
+    }
+
     /// A checkmark has one corner. A W's second valley, or the cusp where a
     /// hand-written v's lead-in turns down, is a corner of its own: measured
     /// by arm chords alone, a W is a short first arm and a long second one,

@@ -69,6 +69,18 @@ extension ShapeGenerator {
             durationMS: g.uniform(250...900))
     }
 
+    /// A V a little lopsided with a round bottom: the second arm 1.0–1.3 times
+    /// the first (8–25 mm), both 50–80° from the horizontal, the corner rounded
+    /// by an arc of up to 0.4 of the first arm (so that it cuts off up to 0.45
+    /// of the shorter arm), slanted up to 20° either way, in 250–900 ms.
+    static func roundBottomedV(_ g: inout SplitMix64) -> [Point] {
+        let first = g.uniform(8...25)
+        return roundedVee(
+            &g, first: first, down: g.uniform(50...80), second: first * g.uniform(1.0...1.3),
+            up: g.uniform(50...80), corner: first * g.uniform(0...0.4), slant: g.uniform(-20...20),
+            durationMS: g.uniform(250...900))
+    }
+
     /// A stroke through `corners` (mm, from the start at the origin), each
     /// corner rounded with an arc of `radius` mm (at most 0.4 of the shorter
     /// segment beside it), placed on the panel, drawn in `durationMS`.

@@ -5,11 +5,12 @@
 /// pixels of backtracking do not matter, with a hook at either end cut off (the
 /// finger settling as it lands, flicking as it lifts): the vertex is the lowest
 /// point (largest y) away from the ends; each arm is judged by its chord
-/// (direction, length) and by how straight it is (path length / chord), never
-/// point by point. What tells a checkmark from a V is that the second arm is the
-/// longer one and rises higher than the first fell — or, when it is flat, runs
-/// farther right than the whole first arm is long. And it has one corner (a W,
-/// or a v written with a lead-in, turns another) and a straight long arm.
+/// (direction, length: a rounded corner's arms to where their lines meet) and
+/// by how straight it is (path length / chord), never point by point. What
+/// tells a checkmark from a V is that the second arm is the longer one and
+/// rises higher than the first fell — or, when it is flat, runs farther right
+/// than the whole first arm is long. And it has one corner (a W, or a v
+/// written with a lead-in, turns another) and a straight long arm.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
@@ -119,22 +120,41 @@ public final class CheckmarkRecognizer: Recognizer {
         let first = kept.lowerBound, last = kept.upperBound - 1
         var v = first + 1
         for i in (first + 1)..<last where samples[i].y > samples[v].y { v = i }
-        let start = samples[first], vertex = samples[v], end = samples[last]
-        e.vertex = vertex
-        self.vertex = vertex
-        e.chords = [start, vertex, end]
-        let a = vertex - start, b = end - vertex
-        let total = a.length + b.length
-        if total < parameters.minLengthMM {
-            return .tooShort(total, min: parameters.minLengthMM)
+        let start = samples[first], lowest = samples[v], end = samples[last]
+        let low1 = lowest - start, low2 = end - lowest
+        if low1.length + low2.length < parameters.minLengthMM {
+            return .tooShort(low1.length + low2.length, min: parameters.minLengthMM)
         }
         if v < first + 2 || v > last - 2 {
+            e.vertex = lowest
+            self.vertex = lowest
             return .noVertex(v - first + 1, of: last - first + 1)
         }
-        let firstAngle = degrees(atan2(a.y, a.x))
-        let secondAngle = degrees(atan2(-b.y, b.x))
+        let path1 = pathLength(first, v), path2 = pathLength(v, last)
+        let span = max(
+            2,
+            Int(
+                (CheckmarkRecognizer.cornerChordMM * Double(max(last - first, 1)) / max(path1 + path2, 0.001)).rounded(
+                    .up))
+        )
+        let corner: ClosedRange<Int>? =
+            first + span <= last - span ? vertexCorner(first: first, vertex: v, last: last, span: span) : nil
+        e.vertex = lowest
+        self.vertex = lowest
+        // A rounded corner cuts off the arms short of where they meet, by as
+        // much from each, and so makes a V's arms look unequal: their lengths
+        // are measured to where their lines meet.
+        let meet = corner.flatMap { armsMeet(first: first, corner: $0, last: last, lowest: lowest) }
+        let vertex = meet ?? lowest
+        e.chords = [start, vertex, end]
+        let a = vertex - start, b = end - vertex
+        let firstAngle = degrees(atan2(low1.y, low1.x))
+        let secondAngle = degrees(atan2(-low2.y, low2.x))
+        let measured = meet.map {
+            " (to where their lines meet, \(formatFixed($0.distance(to: lowest), decimals: 1)) mm beyond the rounded corner)"
+        }
         e.notes.append(
-            "first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up"
+            "first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up\(measured ?? "")"
         )
         if firstAngle < parameters.firstArmMinDegrees || firstAngle > parameters.firstArmMaxDegrees {
             return .firstArmAngle(firstAngle, min: parameters.firstArmMinDegrees, max: parameters.firstArmMaxDegrees)
@@ -147,32 +167,27 @@ public final class CheckmarkRecognizer: Recognizer {
         if ratio < parameters.minArmRatio {
             return .armRatioLow(ratio, min: parameters.minArmRatio)
         }
-        if ratio > parameters.maxArmRatio {
-            return .armRatioHigh(ratio, max: parameters.maxArmRatio)
+        // Whether the first arm is long enough to be one (not a tick before a
+        // slash) is judged on it as drawn.
+        let drawnRatio = low2.length / max(low1.length, 0.001)
+        if drawnRatio > parameters.maxArmRatio {
+            return .armRatioHigh(drawnRatio, max: parameters.maxArmRatio)
         }
-        let rise = (vertex.y - end.y) / max(vertex.y - start.y, 0.001)
-        let run = b.x / max(a.length, 0.001)
-        let endsAbove = end.y < start.y, firstGoesRight = a.x > 0
+        let rise = (lowest.y - end.y) / max(lowest.y - start.y, 0.001)
+        let run = low2.x / max(low1.length, 0.001)
+        let endsAbove = end.y < start.y, firstGoesRight = low1.x > 0
         let flatSecondArm = run >= parameters.minRunRatio && endsAbove && firstGoesRight
         if rise < parameters.minRiseRatio && !flatSecondArm {
             return .rise(
                 rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio, endsAbove: endsAbove,
                 firstGoesRight: firstGoesRight)
         }
-        let path1 = pathLength(first, v), path2 = pathLength(v, last)
-        let bend1 = path1 / max(a.length, 0.001)
-        let bend2 = path2 / max(b.length, 0.001)
+        let bend1 = path1 / max(low1.length, 0.001)
+        let bend2 = path2 / max(low2.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .bent(bend1, bend2, max: parameters.maxArmBend)
         }
-        let span = max(
-            2,
-            Int(
-                (CheckmarkRecognizer.cornerChordMM * Double(max(last - first, 1)) / max(path1 + path2, 0.001)).rounded(
-                    .up))
-        )
-        guard first + span <= last - span else { return nil }
-        let corner = vertexCorner(first: first, vertex: v, last: last, span: span)
+        guard let corner else { return nil }
         if let other = otherCorner(first: first, last: last, span: span, outside: corner) {
             e.corners = [samples[other.at]]
             return .secondCorner(
@@ -205,6 +220,32 @@ public final class CheckmarkRecognizer: Recognizer {
             right += 1
         }
         return left...right
+    }
+
+    /// Where the arms' lines meet, when the corner is rounded: the first arm's
+    /// line from the start to where the corner (`vertexCorner`) begins, the
+    /// second's from where it ends to the end. Only where each arm has a line
+    /// of its own (at least half of it lies outside the corner), only outside
+    /// the stroke's lowest point (farther from the line between start and
+    /// end), and no farther from it than the corner is long: a cusp, where the
+    /// first arm curves down into the corner, is its own vertex.
+    private func armsMeet(first: Int, corner: ClosedRange<Int>, last: Int, lowest: Point) -> Point? {
+        let p1 = samples[first], q1 = samples[corner.lowerBound]
+        let p2 = samples[corner.upperBound], q2 = samples[last]
+        let d1 = q1 - p1, d2 = q2 - p2
+        guard d1.length >= 0.5 * lowest.distance(to: p1), d2.length >= 0.5 * lowest.distance(to: q2) else { return nil }
+        let cross = d1.x * d2.y - d1.y * d2.x
+        guard d1.length > 0, d2.length > 0, abs(cross) > 1e-9 * d1.length * d2.length else { return nil }
+        let w = p2 - p1
+        let t = (w.x * d2.y - w.y * d2.x) / cross
+        let meet = p1 + d1 * t
+        guard meet.distance(to: lowest) <= q1.distance(to: p2) else { return nil }
+        let chord = q2 - p1
+        func below(_ q: Point) -> Double {
+            let r = q - p1
+            return (r.y * chord.x - r.x * chord.y) / max(chord.length, 0.001)
+        }
+        return below(meet) > below(lowest) ? meet : nil
     }
 
     /// The sharpest turn outside the vertex's corner, if sharper than
