@@ -333,6 +333,29 @@ struct BuiltinShapeTests {
         #expect(r.recognized <= 1, "\(r.recognized)/600 taken for a checkmark")
     }
 
+    /// The vertex a checkmark reports is where the finger turned, on the
+    /// stroke, even where its arms are measured to where their lines meet.
+    @Test func aRoundedCheckmarkReportsTheVertexItDrew() throws {
+        var g = SplitMix64(seed: 19_05_68)
+        for _ in 0..<50 {
+            let first = g.uniform(8...14)
+            let p = ShapeGenerator.roundedVee(
+                &g, first: first, down: g.uniform(45...60), second: first * g.uniform(1.8...2.4),
+                up: g.uniform(50...65), corner: first * g.uniform(0.2...0.3), slant: 0, durationMS: 500)
+            let s = Scenario([recognizer("checkmark", Self.checkmark)], recording: false)
+            s.stroke(p, frameMS: 10)
+            let event = try #require(s.events.first { $0.state == .recognized })
+            guard case .checkmark(let vertex) = event.detail else {
+                Issue.record("\(event.detail) is no checkmark")
+                return
+            }
+            let lowest = try #require(p.max { $0.y < $1.y })
+            let nearest = zip(p, p.dropFirst()).map { distance(from: vertex, toSegment: $0, $1) }.min() ?? .infinity
+            #expect(nearest < 0.5, "vertex \(vertex) is \(nearest) mm from the stroke")
+            #expect(abs(vertex.y - lowest.y) < 0.5, "vertex \(vertex), lowest point \(lowest)")
+        }
+    }
+
     /// A checkmark has one corner. A W's second valley, or the cusp where a
     /// hand-written v's lead-in turns down, is a corner of its own: measured
     /// by arm chords alone, a W is a short first arm and a long second one,
