@@ -47,26 +47,31 @@ extension ShapeGenerator {
         }
     }
 
+    /// `roundedVee` with each measure drawn from its range: the first arm
+    /// `first` mm, the second `ratio` times as long, the corner's arc `corner`
+    /// of the first arm, slanted up to `slant` degrees either way, in 250–900 ms.
+    static func roundedVee(
+        _ g: inout SplitMix64, first: ClosedRange<Double>, down: ClosedRange<Double>, ratio: ClosedRange<Double>,
+        up: ClosedRange<Double>, corner: ClosedRange<Double>, slant: Double
+    ) -> [Point] {
+        let arm = g.uniform(first)
+        return roundedVee(
+            &g, first: arm, down: g.uniform(down), second: arm * g.uniform(ratio), up: g.uniform(up),
+            corner: arm * g.uniform(corner), slant: g.uniform(-slant...slant), durationMS: g.uniform(250...900))
+    }
+
     /// A checkmark close to a V: the second arm 1.5–2 times the first (6–14 mm),
     /// the first 40–60° down, the second 45–62° up, the corner rounded by up to a
     /// fifth of the first arm, slanted up to 15° either way, in 250–900 ms.
     static func nearVCheckmark(_ g: inout SplitMix64) -> [Point] {
-        let first = g.uniform(6...14)
-        return roundedVee(
-            &g, first: first, down: g.uniform(40...60), second: first * g.uniform(1.5...2.0),
-            up: g.uniform(45...62), corner: first * g.uniform(0...0.2), slant: g.uniform(-15...15),
-            durationMS: g.uniform(250...900))
+        roundedVee(&g, first: 6...14, down: 40...60, ratio: 1.5...2.0, up: 45...62, corner: 0...0.2, slant: 15)
     }
 
     /// A V a little lopsided: the second arm 1.0–1.3 times the first (8–25 mm),
     /// both 55–75° from the horizontal, the corner rounded by up to a fifth of the
     /// first arm, slanted up to 10° either way, in 250–900 ms.
     static func lopsidedV(_ g: inout SplitMix64) -> [Point] {
-        let first = g.uniform(8...25)
-        return roundedVee(
-            &g, first: first, down: g.uniform(55...75), second: first * g.uniform(1.0...1.3),
-            up: g.uniform(55...75), corner: first * g.uniform(0...0.2), slant: g.uniform(-10...10),
-            durationMS: g.uniform(250...900))
+        roundedVee(&g, first: 8...25, down: 55...75, ratio: 1.0...1.3, up: 55...75, corner: 0...0.2, slant: 10)
     }
 
     /// A V a little lopsided with a round bottom: the second arm 1.0–1.3 times
@@ -74,11 +79,7 @@ extension ShapeGenerator {
     /// by an arc of up to 0.4 of the first arm (so that it cuts off up to 0.45
     /// of the shorter arm), slanted up to 20° either way, in 250–900 ms.
     static func roundBottomedV(_ g: inout SplitMix64) -> [Point] {
-        let first = g.uniform(8...25)
-        return roundedVee(
-            &g, first: first, down: g.uniform(50...80), second: first * g.uniform(1.0...1.3),
-            up: g.uniform(50...80), corner: first * g.uniform(0...0.4), slant: g.uniform(-20...20),
-            durationMS: g.uniform(250...900))
+        roundedVee(&g, first: 8...25, down: 50...80, ratio: 1.0...1.3, up: 50...80, corner: 0...0.4, slant: 20)
     }
 
     /// A stroke through `corners` (mm, from the start at the origin), each
