@@ -273,8 +273,9 @@ struct BuiltinShapeTests {
         // short stroke stayed on the first arm and bent it past max_arm_bend or
         // lifted its start. Then 593: hooks that run on along a short first arm
         // start it higher, and the second arm rises less than min_rise_ratio ×
-        // its drop; with min_run_ratio at 1.0 rather than 1.2, 598.
-        #expect(r.recognized >= 596, "\(r.recognized)/600, failed: \(r.failures)")
+        // its drop; with min_run_ratio at 1.0 rather than 1.2, 598; with a
+        // landing's wiggle left out of the first arm's bend, 599.
+        #expect(r.recognized >= 597, "\(r.recognized)/600, failed: \(r.failures)")
     }
 
     @Test func aCheckmarkWithAFlatSecondArmIsACheckmark() {
@@ -386,11 +387,12 @@ struct BuiltinShapeTests {
         let r = Self.run("checkmark", Self.checkmark, count: 400, seed: 19_05_66) {
             ShapeGenerator.smallCheckmarkWithALanding(&$0)
         }
-        // 252 of 400 without the 2.5 mm (115 "turn a second corner"). The 33
-        // left fail `max_arm_bend`: the settling's jitter lengthens a short
-        // first arm's path, as it did before the corner rule.
+        // 252 of 400 without the 2.5 mm (115 "turn a second corner"); 367
+        // while the settling's jitter counted in the first arm's bend (33 failed
+        // `max_arm_bend`), and one more then turned a corner 0.7 mm from the
+        // start, the settling having taken the samples 30 % along.
         #expect(r.failures.keys.allSatisfy { !$0.hasPrefix("turns a second") }, "\(r.failures)")
-        #expect(r.recognized >= 360, "\(r.recognized)/400, failed: \(r.failures)")
+        #expect(r.recognized >= 396, "\(r.recognized)/400, failed: \(r.failures)")
     }
 
     /// A checkmark's long arm is one straight stroke. A √'s chord runs from

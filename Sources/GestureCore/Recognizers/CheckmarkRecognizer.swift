@@ -182,7 +182,12 @@ public final class CheckmarkRecognizer: Recognizer {
                 rise, min: parameters.minRiseRatio, run: run, minRun: parameters.minRunRatio, endsAbove: endsAbove,
                 firstGoesRight: firstGoesRight)
         }
-        let bend1 = path1 / max(low1.length, 0.001)
+        // What a landing's blob or hook adds to the path within `leadInMM`
+        // of the start, beyond going straight, is not the first arm's bend.
+        var landed = first
+        while landed < v - 1 && samples[landed].distance(to: start) < CheckmarkRecognizer.leadInMM { landed += 1 }
+        let landing = pathLength(first, landed) - start.distance(to: samples[landed])
+        let bend1 = (path1 - landing) / max(low1.length, 0.001)
         let bend2 = path2 / max(low2.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
             return .bent(bend1, bend2, max: parameters.maxArmBend)
@@ -251,10 +256,12 @@ public final class CheckmarkRecognizer: Recognizer {
     /// The sharpest turn outside the vertex's corner, if sharper than
     /// `maxOtherCornerDegrees`: over chords of `span` samples, at least
     /// `cornerChordMM` (so that a sensor's jitter on a small stroke makes no
-    /// corner). Near the ends (`cornerEndFraction` of the stroke and a chord),
+    /// corner). None counts within `leadInMM` of the start, a landing finger's
+    /// blob or hook, however far along the stroke its settling has taken the
+    /// samples. Near the ends (`cornerEndFraction` of the stroke and a chord),
     /// where a landing hook or a lift flick turns that was not cut off, none
-    /// counts but a turn back (`cuspDegrees`) near the start at least
-    /// `leadInMM` from it: a written v's lead-in.
+    /// counts but a turn back (`cuspDegrees`) near the start: a written v's
+    /// lead-in.
     private func otherCorner(first: Int, last: Int, span: Int, outside corner: ClosedRange<Int>) -> (
         at: Int, degrees: Double, limit: Double
     )? {
@@ -263,13 +270,12 @@ public final class CheckmarkRecognizer: Recognizer {
         guard first + span <= last - end else { return nil }
         var sharpest: (at: Int, degrees: Double, limit: Double)?
         for i in (first + span)...(last - end) where !corner.contains(i) {
+            // Within a landing finger's blob or hook of the start, however far
+            // along the stroke its settling has taken the samples, no corner.
+            guard samples[first].distance(to: samples[i]) >= CheckmarkRecognizer.leadInMM else { continue }
             var limit = parameters.maxOtherCornerDegrees
-            if i < first + end {
-                // A lead-in: a turn back farther from the start than a
-                // landing finger's blob or hook reaches.
-                guard samples[first].distance(to: samples[i]) >= CheckmarkRecognizer.leadInMM else { continue }
-                limit = max(CheckmarkRecognizer.cuspDegrees, limit)
-            }
+            // Near the start, only a turn back: a lead-in.
+            if i < first + end { limit = max(CheckmarkRecognizer.cuspDegrees, limit) }
             let t = turningDegrees(samples, at: i, span: span)
             if t > limit && t > (sharpest?.degrees ?? 0) { sharpest = (i, t, limit) }
         }
