@@ -121,13 +121,14 @@ public final class CheckmarkRecognizer: Recognizer {
         var v = first + 1
         for i in (first + 1)..<last where samples[i].y > samples[v].y { v = i }
         let start = samples[first], lowest = samples[v], end = samples[last]
+        e.vertex = lowest
+        self.vertex = lowest
+        e.chords = [start, lowest, end]
         let low1 = lowest - start, low2 = end - lowest
         if low1.length + low2.length < parameters.minLengthMM {
             return .tooShort(low1.length + low2.length, min: parameters.minLengthMM)
         }
         if v < first + 2 || v > last - 2 {
-            e.vertex = lowest
-            self.vertex = lowest
             return .noVertex(v - first + 1, of: last - first + 1)
         }
         let path1 = pathLength(first, v), path2 = pathLength(v, last)
@@ -139,14 +140,12 @@ public final class CheckmarkRecognizer: Recognizer {
         )
         let corner: ClosedRange<Int>? =
             first + span <= last - span ? vertexCorner(first: first, vertex: v, last: last, span: span) : nil
-        e.vertex = lowest
-        self.vertex = lowest
         // A rounded corner cuts off the arms short of where they meet, by as
         // much from each, and so makes a V's arms look unequal: their lengths
         // are measured to where their lines meet.
         let meet = corner.flatMap { armsMeet(first: first, corner: $0, last: last, lowest: lowest) }
         let vertex = meet ?? lowest
-        e.chords = [start, vertex, end]
+        e.chords[1] = vertex
         let a = vertex - start, b = end - vertex
         let firstAngle = degrees(atan2(low1.y, low1.x))
         let secondAngle = degrees(atan2(-low2.y, low2.x))
