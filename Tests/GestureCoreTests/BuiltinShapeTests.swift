@@ -334,6 +334,18 @@ struct BuiltinShapeTests {
         #expect(r.recognized <= 1, "\(r.recognized)/600 taken for a checkmark")
     }
 
+    /// A narrow V leaning back, its first arm going down and to the left: the
+    /// line between its start and end runs the other way round its corner,
+    /// and where the arms' lines meet is still outside the lowest point.
+    @Test func aVLeaningBackIsNoCheckmark() {
+        let r = Self.run("checkmark", Self.checkmark, count: 600, seed: 19_05_69) { g in
+            ShapeGenerator.roundedVee(
+                &g, first: 5...12, down: 100...115, ratio: 1.0...1.3, up: 72...85, corner: 0.1...0.4, slant: 0)
+        }
+        // 3 while the side was taken from the line between start and end.
+        #expect(r.recognized <= 1, "\(r.recognized)/600 taken for a checkmark")
+    }
+
     /// The vertex a checkmark reports is where the finger turned, on the
     /// stroke, even where its arms are measured to where their lines meet.
     @Test func aRoundedCheckmarkReportsTheVertexItDrew() throws {

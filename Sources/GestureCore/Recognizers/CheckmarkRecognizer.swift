@@ -55,7 +55,9 @@ public final class CheckmarkRecognizer: Recognizer {
         case noVertex(Int, of: Int)
         case firstArmAngle(Double, min: Double, max: Double)
         case secondArmAngle(Double, min: Double, max: Double)
-        case armRatioLow(Double, min: Double)
+        /// The arms' lengths to where their lines meet, `beyondCorner` mm
+        /// outside a rounded corner (nil: to the lowest point).
+        case armRatioLow(Double, min: Double, beyondCorner: Double?)
         case armRatioHigh(Double, max: Double)
         /// The second arm rises `rise` × the first arm's drop and runs right
         /// `run` × its length; a run far enough still asks that the stroke end
@@ -143,17 +145,15 @@ public final class CheckmarkRecognizer: Recognizer {
         // A rounded corner cuts off the arms short of where they meet, by as
         // much from each, and so makes a V's arms look unequal: their lengths
         // are measured to where their lines meet.
-        let meet = corner.flatMap { armsMeet(first: first, corner: $0, last: last, lowest: lowest) }
+        let meet = corner.flatMap {
+            $0.contains(v) ? armsMeet(first: first, corner: $0, last: last, lowest: lowest) : nil
+        }
         let vertex = meet ?? lowest
-        e.chords[1] = vertex
         let a = vertex - start, b = end - vertex
         let firstAngle = degrees(atan2(low1.y, low1.x))
         let secondAngle = degrees(atan2(-low2.y, low2.x))
-        let measured = meet.map {
-            " (to where their lines meet, \(formatFixed($0.distance(to: lowest), decimals: 1)) mm beyond the rounded corner)"
-        }
         e.notes.append(
-            "first arm \(formatFixed(a.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(b.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up\(measured ?? "")"
+            "first arm \(formatFixed(low1.length, decimals: 1)) mm at \(formatFixed(firstAngle, decimals: 0))° down, second \(formatFixed(low2.length, decimals: 1)) mm at \(formatFixed(secondAngle, decimals: 0))° up"
         )
         if firstAngle < parameters.firstArmMinDegrees || firstAngle > parameters.firstArmMaxDegrees {
             return .firstArmAngle(firstAngle, min: parameters.firstArmMinDegrees, max: parameters.firstArmMaxDegrees)
@@ -164,7 +164,7 @@ public final class CheckmarkRecognizer: Recognizer {
         }
         let ratio = b.length / max(a.length, 0.001)
         if ratio < parameters.minArmRatio {
-            return .armRatioLow(ratio, min: parameters.minArmRatio)
+            return .armRatioLow(ratio, min: parameters.minArmRatio, beyondCorner: meet.map { $0.distance(to: lowest) })
         }
         // Whether the first arm is long enough to be one (not a tick before a
         // slash) is judged on it as drawn.
@@ -185,7 +185,8 @@ public final class CheckmarkRecognizer: Recognizer {
         // of the start, beyond going straight, is not the first arm's bend.
         var landed = first
         while landed < v - 1 && samples[landed].distance(to: start) < CheckmarkRecognizer.leadInMM { landed += 1 }
-        let landing = pathLength(first, landed) - start.distance(to: samples[landed])
+        let landing = min(
+            pathLength(first, landed) - start.distance(to: samples[landed]), CheckmarkRecognizer.leadInMM)
         let bend1 = (path1 - landing) / max(low1.length, 0.001)
         let bend2 = path2 / max(low2.length, 0.001)
         if bend1 > parameters.maxArmBend || bend2 > parameters.maxArmBend {
@@ -243,13 +244,16 @@ public final class CheckmarkRecognizer: Recognizer {
         let w = p2 - p1
         let t = (w.x * d2.y - w.y * d2.x) / cross
         let meet = p1 + d1 * t
-        guard meet.distance(to: lowest) <= q1.distance(to: p2) else { return nil }
+        guard meet.distance(to: lowest) <= pathLength(corner.lowerBound, corner.upperBound) else { return nil }
+        // Outside: farther from the line between start and end than the
+        // lowest point, on its side.
         let chord = q2 - p1
-        func below(_ q: Point) -> Double {
+        func outward(_ q: Point) -> Double {
             let r = q - p1
             return (r.y * chord.x - r.x * chord.y) / max(chord.length, 0.001)
         }
-        return below(meet) > below(lowest) ? meet : nil
+        let side: Double = outward(lowest) < 0 ? -1 : 1
+        return side * outward(meet) > side * outward(lowest) ? meet : nil
     }
 
     /// The sharpest turn outside the vertex's corner, if sharper than

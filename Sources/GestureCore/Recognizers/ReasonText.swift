@@ -129,8 +129,12 @@ extension Reason: CustomStringConvertible {
             case .secondArmAngle(let degrees, let min, let max):
                 return
                     "second arm points \(n.fixed(degrees, 0))° above horizontal, outside \(n.fixed(min, 0))…\(n.fixed(max, 0))°"
-            case .armRatioLow(let ratio, let min):
-                return "second arm \(n.fixed(ratio, 2, vs: min))× the first < \(n.fixed(min, 2, vs: ratio))×"
+            case .armRatioLow(let ratio, let min, let beyond):
+                let measured = beyond.map {
+                    ", measured to where their lines meet, \(n.mm($0)) beyond the rounded corner"
+                }
+                return
+                    "second arm \(n.fixed(ratio, 2, vs: min))× the first < \(n.fixed(min, 2, vs: ratio))×\(measured ?? "")"
             case .armRatioHigh(let ratio, let max):
                 return "second arm \(n.fixed(ratio, 2, vs: max))× the first > \(n.fixed(max, 2, vs: ratio))×"
             case .rise(let ratio, let min, let run, let minRun, let endsAbove, let firstGoesRight):
