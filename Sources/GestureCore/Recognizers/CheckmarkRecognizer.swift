@@ -5,12 +5,13 @@
 /// pixels of backtracking do not matter, with a hook at either end cut off (the
 /// finger settling as it lands, flicking as it lifts): the vertex is the lowest
 /// point (largest y) away from the ends; each arm is judged by its chord
-/// (direction, length: a rounded corner's arms to where their lines meet) and
-/// by how straight it is (path length / chord), never point by point. What
-/// tells a checkmark from a V is that the second arm is the longer one and
-/// rises higher than the first fell — or, when it is flat, runs farther right
-/// than the whole first arm is long. And it has one corner (a W, or a v
-/// written with a lead-in, turns another) and a straight long arm.
+/// (direction, length) and by how straight it is (path length / chord), never
+/// point by point. What tells a checkmark from a V is that the second arm is
+/// the longer one (for that, a rounded corner's arms are measured to where
+/// their lines meet) and rises higher than the first fell — or, when it is
+/// flat, runs farther right than the whole first arm is long. And it has one
+/// corner (a W, or a v written with a lead-in, turns another) and a straight
+/// long arm.
 public final class CheckmarkRecognizer: Recognizer {
     public struct Parameters: Sendable, Equatable {
         /// Second arm length / first arm length, at least.
@@ -142,9 +143,10 @@ public final class CheckmarkRecognizer: Recognizer {
         )
         let corner: ClosedRange<Int>? =
             first + span <= last - span ? vertexCorner(first: first, vertex: v, last: last, span: span) : nil
-        // A rounded corner cuts off the arms short of where they meet, by as
-        // much from each, and so makes a V's arms look unequal: their lengths
-        // are measured to where their lines meet.
+        // A rounded corner's lowest point is short of where the arms meet,
+        // the shorter arm by the larger share, and slides towards the flatter
+        // arm: for the arm ratio, their lengths are measured to where their
+        // lines meet.
         let meet = corner.flatMap {
             $0.contains(v) ? armsMeet(first: first, corner: $0, last: last, lowest: lowest) : nil
         }
@@ -232,8 +234,9 @@ public final class CheckmarkRecognizer: Recognizer {
     /// second's from where it ends to the end. Only where each arm has a line
     /// of its own (at least half of it lies outside the corner), only outside
     /// the stroke's lowest point (farther from the line between start and
-    /// end), and no farther from it than the corner is long: a cusp, where the
-    /// first arm curves down into the corner, is its own vertex.
+    /// end, on the lowest point's side), and no farther from it than the
+    /// corner's path is long: a cusp, where the first arm curves down into
+    /// the corner, is its own vertex.
     private func armsMeet(first: Int, corner: ClosedRange<Int>, last: Int, lowest: Point) -> Point? {
         let p1 = samples[first], q1 = samples[corner.lowerBound]
         let p2 = samples[corner.upperBound], q2 = samples[last]
