@@ -77,7 +77,20 @@ public enum DollarXML {
                 guard let x = a["X"].flatMap(Double.init), let y = a["Y"].flatMap(Double.init) else {
                     throw ParseError(description: "\(path): a <Point> without numeric X and Y: <\(tag)>")
                 }
-                let t = a["T"].flatMap(Double.init) ?? (times.last.map { $0 + 10 } ?? 0)
+                guard abs(x) <= maxPixels, abs(y) <= maxPixels else {
+                    throw ParseError(
+                        description:
+                            "\(path): a <Point> off any screen (X and Y are pixels within ±\(Int(maxPixels))): <\(tag)>"
+                    )
+                }
+                let given = a["T"].map { Double($0) }
+                guard given.map({ $0.map { abs($0) <= maxMilliseconds } ?? false }) ?? true else {
+                    throw ParseError(
+                        description:
+                            "\(path): a <Point> whose T is not a time in ms within ±\(Int(maxMilliseconds)): <\(tag)>"
+                    )
+                }
+                let t = given.flatMap { $0 } ?? (times.last.map { $0 + 10 } ?? 0)
                 points.append(Point(x: x, y: y))
                 times.append(t)
             } else if tag.hasPrefix("Gesture") {
@@ -102,6 +115,12 @@ public enum DollarXML {
             label: label(fromFileName: file), subject: subject ?? "-", speed: speed ?? "-",
             source: path, points: points, times: times)
     }
+
+    /// A point's coordinates, in pixels, at most (no screen is 100,000 pixels
+    /// across); NaN and infinities are out of range too.
+    static let maxPixels = 100_000.0
+    /// A point's time, in ms, at most (about 30 years).
+    static let maxMilliseconds = 1e12
 
     /// `Name="v" X="1"` → ["Name": "v", "X": "1"].
     static func attributes(_ tag: Substring) -> [String: String] {

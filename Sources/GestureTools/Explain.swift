@@ -308,6 +308,21 @@ private struct SVGCanvas {
     func len(_ v: Double) -> String { formatFixed(v * scale, decimals: 1) }
     func pts(_ ps: [Point]) -> String { ps.map { x($0.x) + "," + y($0.y) }.joined(separator: " ") }
 
+    /// The grid's spacing: 10 mm, or a power of ten times it, so that the
+    /// drawing has at most 100 lines each way.
+    var gridMM: Double {
+        var step = 10.0
+        let longest = max(b.width, b.height)
+        while longest.isFinite && longest / step > 100 { step *= 10 }
+        return step
+    }
+
+    /// How many grid lines `every` apart from `from` up to `to`.
+    static func lines(from: Double, to: Double, every step: Double) -> Int {
+        let n = ((to - from) / step).rounded(.down) + 1
+        return n.isFinite && n > 0 ? Int(min(n, 1000)) : 0
+    }
+
     /// The opening tag, the white page, the title and what was drawn.
     func header(
         title: String, paths: [[Point]], decisions: [Explanation.Decision], setAside: [SetAsideTouch]
@@ -322,22 +337,21 @@ private struct SVGCanvas {
             "<text x=\"\(pad)\" y=\"\(pad + 14)\" font-size=\"15\" font-weight=\"bold\">\(Explanation.escape(title))</text>\n"
         let aside = setAside.isEmpty ? "" : " (and \(setAside.count) set aside as they landed)"
         s +=
-            "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: 10 mm; \(paths.count) touch\(paths.count == 1 ? "" : "es")\(aside), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
+            "<text x=\"\(pad)\" y=\"\(pad + 30)\" fill=\"#555\">grid: \(formatFixed(gridMM, decimals: 0)) mm; \(paths.count) touch\(paths.count == 1 ? "" : "es")\(aside), \(Set(decisions.map(\.sequence)).count) sequence(s)</text>\n"
         return s
     }
 
-    /// Grid every 10 mm, and the drawing's frame.
+    /// Grid every `gridMM`, and the drawing's frame.
     func grid() -> String {
         var s = "<g class=\"grid\" stroke=\"#e4e4e4\" stroke-width=\"1\">\n"
-        var g = (b.minX / 10).rounded(.up) * 10
-        while g <= b.maxX {
+        let fromX = (b.minX / gridMM).rounded(.up), fromY = (b.minY / gridMM).rounded(.up)
+        for i in 0..<SVGCanvas.lines(from: fromX * gridMM, to: b.maxX, every: gridMM) {
+            let g = (fromX + Double(i)) * gridMM
             s += "<line x1=\"\(x(g))\" y1=\"\(y(b.minY))\" x2=\"\(x(g))\" y2=\"\(y(b.maxY))\"/>\n"
-            g += 10
         }
-        g = (b.minY / 10).rounded(.up) * 10
-        while g <= b.maxY {
+        for i in 0..<SVGCanvas.lines(from: fromY * gridMM, to: b.maxY, every: gridMM) {
+            let g = (fromY + Double(i)) * gridMM
             s += "<line x1=\"\(x(b.minX))\" y1=\"\(y(g))\" x2=\"\(x(b.maxX))\" y2=\"\(y(g))\"/>\n"
-            g += 10
         }
         s += "</g>\n"
         s +=

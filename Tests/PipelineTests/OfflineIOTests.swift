@@ -112,4 +112,51 @@ struct OfflineIOTests {
         #expect(d.status == 1)
         #expect(d.err.contains("\(dir): cannot read: Is a directory"), "\(d.err)")
     }
+
+    /// A stroke file whose points are off any screen (infinite, NaN, 1e154
+    /// pixels) or whose times are not times: an error naming the file and the
+    /// point, not a picture that never ends. A stroke as wide as a screen can
+    /// be is drawn, its grid coarser.
+    @Test func aStrokeOffAnyScreenIsAnErrorAndAWideOneIsDrawn() throws {
+        let dir = NSTemporaryDirectory() + "offline-io-far-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func stroke(_ points: [(String, String, String)]) -> String {
+            "<Gesture Name=\"v\">\n"
+                + points.map { "<Point X=\"\($0.0)\" Y=\"\($0.1)\" T=\"\($0.2)\"/>\n" }.joined() + "</Gesture>\n"
+        }
+        let bad: [(String, String)] = [
+            ("inf", "off any screen"), ("nan", "off any screen"), ("-7.6e154", "off any screen"),
+            ("100001", "off any screen"),
+        ]
+        for (i, (x, message)) in bad.enumerated() {
+            let file = dir + "/v0\(i).xml"
+            try stroke([("10", "10", "1000"), (x, "40", "1010"), ("40", "10", "1020")])
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            for args in [["explain", "--svg", dir + "/out.svg", file], ["evaluate", file]] {
+                let r = try run(args)
+                #expect(!r.timedOut, "\(args)")
+                #expect(r.status == 1, "\(args): \(r.err)")
+                #expect(r.err.contains("\(file): a <Point> \(message)"), "\(r.err)")
+                #expect(r.err.contains("X=\"\(x)\""), "\(r.err)")
+            }
+        }
+        let late = dir + "/v9.xml"
+        try stroke([("10", "10", "1000"), ("20", "40", "inf"), ("40", "10", "1020")])
+            .write(toFile: late, atomically: true, encoding: .utf8)
+        let t = try run(["evaluate", late])
+        #expect(t.status == 1)
+        #expect(t.err.contains("\(late): a <Point> whose T is not a time in ms"), "\(t.err)")
+        // As wide and tall as a stroke may be: 100,000 pixels, 22 m at 4.5 per mm.
+        let wide = dir + "/wide01.xml"
+        try stroke([("0", "0", "1000"), ("99999", "50000", "1010"), ("-99999", "99999", "1020"), ("5", "5", "1030")])
+            .write(toFile: wide, atomically: true, encoding: .utf8)
+        let svg = dir + "/wide.svg"
+        let w = try run(["explain", "--svg", svg, wide])
+        #expect(!w.timedOut)
+        #expect(w.status == 0, "\(w.err)")
+        let picture = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(picture.contains("grid: 1000 mm"))
+        #expect(picture.components(separatedBy: "<line").count - 1 <= 210)
+    }
 }
