@@ -20,24 +20,43 @@ extension ShapeGenerator {
         let opening = Double.pi - (down + up) * Double.pi / 180
         let back = min(corner * cos(opening / 2) / max(sin(opening / 2), 1e-3), 0.45 * min(first, second))
         let vertex = u1 * first
-        var path = [Point.zero]
+        let path = roundedPath(
+            from: .zero, [(vertex - u1 * back, vertex, vertex + u2 * back)], to: vertex + u2 * second)
+        let origin = mm(90 + g.uniform(-20...0), 30 + g.uniform(-10...10))
+        return drawn(path, at: origin, slant: slant, durationMS: durationMS, &g)
+    }
+
+    /// Straight lines from `start` through each corner to `end`, each corner
+    /// cut off from `a` to `b` (on the lines either side of `at`) by a
+    /// quadratic Bézier through near it; lines in steps of 0.05 mm.
+    static func roundedPath(from start: Point, _ corners: [(a: Point, at: Point, b: Point)], to end: Point) -> [Point] {
+        var path = [start]
         func lineTo(_ p: Point) {
             let from = path[path.count - 1]
             let n = max(1, Int(from.distance(to: p) / 0.05))
             for i in 1...n { path.append(from + (p - from) * (Double(i) / Double(n))) }
         }
-        lineTo(vertex - u1 * back)
-        // The corner: a quadratic Bézier from one arm to the other, through near the vertex.
-        let a = vertex - u1 * back, b = vertex + u2 * back
-        for i in 1...20 {
-            let t = Double(i) / 20
-            path.append(a * ((1 - t) * (1 - t)) + vertex * (2 * (1 - t) * t) + b * (t * t))
+        for (a, c, b) in corners {
+            lineTo(a)
+            for i in 1...20 {
+                let t = Double(i) / 20
+                path.append(a * ((1 - t) * (1 - t)) + c * (2 * (1 - t) * t) + b * (t * t))
+            }
         }
-        lineTo(vertex + u2 * second)
+        lineTo(end)
+        return path
+    }
+
+    /// `path` (mm, from the origin) turned by `slant` degrees (positive:
+    /// clockwise on screen) about its start, placed at `origin`, drawn in
+    /// `durationMS` with a speed profile, sampled every 10 ms with 0.1 mm of
+    /// jitter.
+    static func drawn(
+        _ path: [Point], at origin: Point, slant: Double = 0, durationMS: Double, _ g: inout SplitMix64
+    ) -> [Point] {
         var walk = Walk(path)
         let total = walk.length
         let s = slant * Double.pi / 180
-        let origin = mm(90 + g.uniform(-20...0), 30 + g.uniform(-10...10))
         let speed = ShapeGenerator.speed(&g)
         let n = max(8, Int(durationMS / 10))
         return (0...n).map { i in
@@ -86,30 +105,14 @@ extension ShapeGenerator {
     /// corner rounded with an arc of `radius` mm (at most 0.4 of the shorter
     /// segment beside it), placed on the panel, drawn in `durationMS`.
     static func polyline(_ g: inout SplitMix64, _ corners: [Point], radius: Double, durationMS: Double) -> [Point] {
-        var path = [corners[0]]
-        func lineTo(_ p: Point) {
-            let from = path[path.count - 1]
-            let n = max(1, Int(from.distance(to: p) / 0.05))
-            for i in 1...n { path.append(from + (p - from) * (Double(i) / Double(n))) }
-        }
-        for k in 1..<(corners.count - 1) {
+        let cut = (1..<(corners.count - 1)).map { k in
             let c = corners[k], before = corners[k - 1], after = corners[k + 1]
             let back = min(radius, 0.4 * min(c.distance(to: before), c.distance(to: after)))
-            let a = c + (before - c) / c.distance(to: before) * back
-            let b = c + (after - c) / c.distance(to: after) * back
-            lineTo(a)
-            for i in 1...20 {
-                let t = Double(i) / 20
-                path.append(a * ((1 - t) * (1 - t)) + c * (2 * (1 - t) * t) + b * (t * t))
-            }
+            return (c + (before - c) / c.distance(to: before) * back, c, c + (after - c) / c.distance(to: after) * back)
         }
-        lineTo(corners[corners.count - 1])
-        var walk = Walk(path)
-        let total = walk.length
+        let path = roundedPath(from: corners[0], cut, to: corners[corners.count - 1])
         let origin = mm(70 + g.uniform(-10...10), 30 + g.uniform(-10...10))
-        let speed = ShapeGenerator.speed(&g)
-        let n = max(8, Int(durationMS / 10))
-        return (0...n).map { i in jitter(origin + walk.point(at: speed.progress(Double(i) / Double(n)) * total), &g) }
+        return drawn(path, at: origin, durationMS: durationMS, &g)
     }
 
     /// A W drawn as a zig-zag: down, up, down, up, each stroke 8–18 mm at
