@@ -83,14 +83,16 @@ public enum DollarXML {
                             "\(path): a <Point> off any screen (X and Y are pixels within ±\(Int(maxPixels))): <\(tag)>"
                     )
                 }
-                let given = a["T"].map { Double($0) }
-                guard given.map({ $0.map { abs($0) <= maxMilliseconds } ?? false }) ?? true else {
-                    throw ParseError(
-                        description:
-                            "\(path): a <Point> whose T is not a time in ms within ±\(Int(maxMilliseconds)): <\(tag)>"
-                    )
+                var t = times.last.map { $0 + 10 } ?? 0
+                if let given = a["T"] {
+                    guard let ms = Double(given), abs(ms) <= maxMilliseconds else {
+                        throw ParseError(
+                            description:
+                                "\(path): a <Point> whose T is not a time in ms within ±\(Int(maxMilliseconds)): <\(tag)>"
+                        )
+                    }
+                    t = ms
                 }
-                let t = given.flatMap { $0 } ?? (times.last.map { $0 + 10 } ?? 0)
                 points.append(Point(x: x, y: y))
                 times.append(t)
             } else if tag.hasPrefix("Gesture") {
